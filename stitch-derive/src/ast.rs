@@ -1,0 +1,268 @@
+//! The parsed model of a `#[derive(ToolArgs)]` input: names as serde reads them, our
+//! attributes, and the spans to point errors at.
+
+use syn::ext::IdentExt;
+
+use crate::attr::{self, ContainerAttrs, FieldAttrs};
+use crate::case::RenameRule;
+use crate::ctxt::Ctxt;
+use crate::serde_attr::{SerdeContainer, SerdeField, SerdeVariant};
+
+/// The whole input.
+pub struct Container<'a> {
+    /// The type's name.
+    pub ident: &'a syn::Ident,
+    /// Its generics, as written.
+    pub generics: &'a syn::Generics,
+    /// Its body.
+    pub data: Data<'a>,
+    /// `#[stitch(...)]` on the container.
+    pub attrs: ContainerAttrs,
+    /// `#[serde(...)]` on the container.
+    pub serde: SerdeContainer,
+}
+
+/// A struct's or an enum's body.
+pub enum Data<'a> {
+    /// A struct with named fields.
+    Struct(Vec<Field<'a>>),
+    /// A struct with one unnamed field, read as that field (serde's newtype struct).
+    Newtype(Field<'a>),
+    /// An enum.
+    Enum(Vec<Variant<'a>>),
+    /// Something we refuse (a union, a unit or tuple struct); the error is already recorded.
+    Unsupported,
+}
+
+/// How an enum is written on the wire.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Tagging {
+    /// `{"Variant": content}` or `"Variant"` (serde's default).
+    External,
+    /// `{"tag": "Variant", …fields}`
+    Internal { tag: String },
+    /// `{"tag": "Variant", "content": content}`
+    Adjacent { tag: String, content: String },
+    /// Whichever variant deserializes first.
+    Untagged,
+}
+
+/// The names a field or variant is read under.
+#[derive(Clone, Debug)]
+pub struct Names {
+    /// The name serde reads (after `rename` / `rename_all`).
+    pub wire: String,
+    /// Further names serde accepts (`alias`).
+    pub aliases: Vec<String>,
+}
+
+impl Names {
+    /// Every accepted name, the wire name first.
+    pub fn all(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.wire.as_str()).chain(self.aliases.iter().map(String::as_str))
+    }
+}
+
+/// A field of a struct or a variant.
+pub struct Field<'a> {
+    /// The names serde reads it under (for a tuple field: its index).
+    pub names: Names,
+    /// Its type.
+    pub ty: &'a syn::Type,
+    /// `#[stitch(...)]` on it.
+    pub attrs: FieldAttrs,
+    /// serde skips it when deserializing.
+    pub skip: bool,
+    /// `#[serde(flatten)]`
+    pub flatten: bool,
+}
+
+impl Field<'_> {
+    /// Whether the walk goes into this field's type (not skipped, not opaque).
+    pub fn walked(&self) -> bool {
+        !self.skip && self.attrs.opaque.is_none()
+    }
+}
+
+/// How a variant holds its data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `A`
+    Unit,
+    /// `A(T)`
+    Newtype,
+    /// `A(T, U)`
+    Tuple,
+    /// `A { x: T }`
+    Struct,
+}
+
+/// A variant of an enum.
+pub struct Variant<'a> {
+    /// The names serde reads it under.
+    pub names: Names,
+    /// How it holds its data.
+    pub style: Style,
+    /// Its fields (named for `Struct`, in order for `Newtype`/`Tuple`).
+    pub fields: Vec<Field<'a>>,
+    /// serde skips it when deserializing.
+    pub skip: bool,
+}
+
+impl<'a> Container<'a> {
+    /// Builds the model, recording every problem in `cx`.
+    pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput) -> Container<'a> {
+        let attrs = ContainerAttrs::from_attrs(cx, &input.attrs);
+        let serde = SerdeContainer::from_attrs(&input.attrs);
+        let data = match &input.data {
+            syn::Data::Struct(data) => match &data.fields {
+                syn::Fields::Named(named) => Data::Struct(fields_from_ast(
+                    cx,
+                    named.named.iter(),
+                    serde.rename_all.unwrap_or(RenameRule::None),
+                )),
+                syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+                    let mut fields = fields_from_ast(cx, unnamed.unnamed.iter(), RenameRule::None);
+                    Data::Newtype(fields.remove(0))
+                }
+                syn::Fields::Unnamed(unnamed) => {
+                    cx.error_spanned_by(
+                        unnamed,
+                        "`ToolArgs` cannot be derived for a tuple struct; name its fields, since a tool's arguments are a JSON object",
+                    );
+                    Data::Unsupported
+                }
+                syn::Fields::Unit => {
+                    cx.error_spanned_by(
+                        &input.ident,
+                        "`ToolArgs` cannot be derived for a unit struct; give it named fields (`struct NoArgs {}` takes no arguments)",
+                    );
+                    Data::Unsupported
+                }
+            },
+            syn::Data::Enum(data) => Data::Enum(
+                data.variants
+                    .iter()
+                    .map(|v| variant_from_ast(cx, v, &serde))
+                    .collect(),
+            ),
+            syn::Data::Union(data) => {
+                cx.error_spanned_by(
+                    data.union_token,
+                    "`ToolArgs` cannot be derived for a union; use a struct with named fields or an enum",
+                );
+                Data::Unsupported
+            }
+        };
+        Container {
+            ident: &input.ident,
+            generics: &input.generics,
+            data,
+            attrs,
+            serde,
+        }
+    }
+
+    /// How the enum is tagged (meaningless for structs).
+    pub fn tagging(&self) -> Tagging {
+        match (&self.serde.tag, &self.serde.content, self.serde.untagged) {
+            (_, _, true) => Tagging::Untagged,
+            (Some(tag), Some(content), false) => Tagging::Adjacent {
+                tag: tag.clone(),
+                content: content.clone(),
+            },
+            (Some(tag), None, false) => Tagging::Internal { tag: tag.clone() },
+            (None, _, false) => Tagging::External,
+        }
+    }
+
+    /// The path of the runtime crate: `#[stitch(crate = "…")]` or `::stitch_runtime`.
+    pub fn krate(&self) -> syn::Path {
+        match &self.attrs.krate {
+            Some(k) => k.value.clone(),
+            None => syn::parse_quote!(::stitch_runtime),
+        }
+    }
+}
+
+fn fields_from_ast<'a>(
+    cx: &Ctxt,
+    fields: impl Iterator<Item = &'a syn::Field>,
+    rule: RenameRule,
+) -> Vec<Field<'a>> {
+    fields
+        .enumerate()
+        .map(|(i, field)| {
+            let serde = SerdeField::from_attrs(&field.attrs);
+            let attrs = FieldAttrs::from_attrs(cx, &field.attrs);
+            let wire = match (&serde.rename, &field.ident) {
+                (Some(name), _) => name.clone(),
+                (None, Some(ident)) => rule.apply_to_field(&ident.unraw().to_string()),
+                (None, None) => i.to_string(),
+            };
+            Field {
+                names: Names {
+                    wire,
+                    aliases: serde.aliases,
+                },
+                ty: &field.ty,
+                attrs,
+                skip: serde.skip,
+                flatten: serde.flatten,
+            }
+        })
+        .collect()
+}
+
+fn variant_from_ast<'a>(
+    cx: &Ctxt,
+    variant: &'a syn::Variant,
+    container: &SerdeContainer,
+) -> Variant<'a> {
+    attr::reject_on_variant(cx, &variant.attrs);
+    let serde = SerdeVariant::from_attrs(&variant.attrs);
+    let wire = match &serde.rename {
+        Some(name) => name.clone(),
+        None => container
+            .rename_all
+            .unwrap_or(RenameRule::None)
+            .apply_to_variant(&variant.ident.unraw().to_string()),
+    };
+    let field_rule = serde
+        .rename_all
+        .or(container.rename_all_fields)
+        .unwrap_or(RenameRule::None);
+    let (style, fields) = match &variant.fields {
+        syn::Fields::Unit => (Style::Unit, Vec::new()),
+        syn::Fields::Named(named) => (
+            Style::Struct,
+            fields_from_ast(cx, named.named.iter(), field_rule),
+        ),
+        syn::Fields::Unnamed(unnamed) => {
+            let style = if unnamed.unnamed.len() == 1 {
+                Style::Newtype
+            } else {
+                Style::Tuple
+            };
+            (
+                style,
+                fields_from_ast(cx, unnamed.unnamed.iter(), RenameRule::None),
+            )
+        }
+    };
+    if serde.untagged && !container.untagged {
+        cx.error_spanned_by(
+            &variant.ident,
+            "stitch does not walk `#[serde(untagged)]` on a single variant; put `#[serde(untagged)]` on the enum, or mark the fields that hold this enum `#[stitch(opaque)]`",
+        );
+    }
+    Variant {
+        names: Names {
+            wire,
+            aliases: serde.aliases,
+        },
+        style,
+        fields,
+        skip: serde.skip,
+    }
+}

@@ -1,0 +1,220 @@
+//! Our own `#[stitch(...)]` attributes, parsed strictly: an unknown or repeated key, or a value
+//! of the wrong type, is an error at its token. All of them are reported in one compile.
+
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::spanned::Spanned as _;
+
+use crate::ctxt::Ctxt;
+
+const CONTAINER_KEYS: &str = "`crate`";
+const FIELD_KEYS: &str = "`max_items`, `min_items`, `opaque`";
+
+/// A value with the span of the token it came from.
+#[derive(Clone, Debug)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// `#[stitch(...)]` on the struct or enum.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `crate = "path"`: where `stitch_runtime` is, for crates that re-export it.
+    pub krate: Option<Spanned<syn::Path>>,
+}
+
+/// `#[stitch(...)]` on a field.
+#[derive(Default)]
+pub struct FieldAttrs {
+    /// `max_items = N`
+    pub max_items: Option<Spanned<usize>>,
+    /// `min_items = N`
+    pub min_items: Option<Spanned<usize>>,
+    /// `opaque`: leave the field to serde.
+    pub opaque: Option<Span>,
+}
+
+fn stitch_attrs(attrs: &[syn::Attribute]) -> impl Iterator<Item = &syn::Attribute> {
+    attrs.iter().filter(|a| a.path().is_ident("stitch"))
+}
+
+fn key_name(meta: &ParseNestedMeta) -> String {
+    meta.path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_else(|| quote::quote!(#(meta.path)).to_string())
+}
+
+/// Skips whatever follows an unknown key (`= value` or `(…)`), so parsing can go on.
+fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let value = meta.value()?;
+        while !value.is_empty() && !value.peek(syn::Token![,]) {
+            value.parse::<proc_macro2::TokenTree>()?;
+        }
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
+}
+
+fn unknown(cx: &Ctxt, meta: &ParseNestedMeta, expected: &str) -> syn::Result<()> {
+    cx.error_spanned_by(
+        &meta.path,
+        format!(
+            "unknown `stitch` attribute `{}`; expected one of {expected}",
+            key_name(meta)
+        ),
+    );
+    skip_value(meta)
+}
+
+fn duplicate(cx: &Ctxt, meta: &ParseNestedMeta) {
+    cx.error_spanned_by(
+        &meta.path,
+        format!("duplicate `stitch` attribute `{}`", key_name(meta)),
+    );
+}
+
+/// Parses a `key = 20` integer; records an error at the literal if it is not one.
+fn parse_count(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+) -> syn::Result<Option<Spanned<usize>>> {
+    let value = meta.value()?;
+    let expr: syn::Lit = match value.parse() {
+        Ok(lit) => lit,
+        Err(_) => {
+            let tt: proc_macro2::TokenTree = value.parse()?;
+            cx.error_spanned_by(
+                &tt,
+                format!("expected an integer literal for `{key}`, as in `{key} = 20`"),
+            );
+            while !value.is_empty() && !value.peek(syn::Token![,]) {
+                value.parse::<proc_macro2::TokenTree>()?;
+            }
+            return Ok(None);
+        }
+    };
+    match &expr {
+        syn::Lit::Int(int) => match int.base10_parse::<usize>() {
+            Ok(n) => Ok(Some(Spanned {
+                value: n,
+                span: int.span(),
+            })),
+            Err(e) => {
+                cx.error_spanned_by(
+                    int,
+                    format!("`{key}` must be a whole number that fits in `usize`: {e}"),
+                );
+                Ok(None)
+            }
+        },
+        other => {
+            cx.error_spanned_by(
+                other,
+                format!("expected an integer literal for `{key}`, as in `{key} = 20`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
+impl ContainerAttrs {
+    /// Reads every `#[stitch(...)]` on the container.
+    pub fn from_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> ContainerAttrs {
+        let mut out = ContainerAttrs::default();
+        for attr in stitch_attrs(attrs) {
+            let result = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("crate") {
+                    let value = meta.value()?;
+                    let lit: syn::LitStr = value.parse()?;
+                    let parsed = match lit.parse::<syn::Path>() {
+                        Ok(path) => Some(path),
+                        Err(_) => {
+                            cx.error_spanned_by(
+                                &lit,
+                                "`crate` must be a path, as in `crate = \"my_crate::stitch\"`",
+                            );
+                            None
+                        }
+                    };
+                    if out.krate.is_some() {
+                        duplicate(cx, &meta);
+                    } else if let Some(path) = parsed {
+                        out.krate = Some(Spanned {
+                            value: path,
+                            span: lit.span(),
+                        });
+                    }
+                    Ok(())
+                } else {
+                    unknown(cx, &meta, CONTAINER_KEYS)
+                }
+            });
+            if let Err(e) = result {
+                cx.syn_error(e);
+            }
+        }
+        out
+    }
+}
+
+impl FieldAttrs {
+    /// Reads every `#[stitch(...)]` on a field.
+    pub fn from_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> FieldAttrs {
+        let mut out = FieldAttrs::default();
+        for attr in stitch_attrs(attrs) {
+            let result = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("max_items") {
+                    let n = parse_count(cx, &meta, "max_items")?;
+                    if out.max_items.is_some() {
+                        duplicate(cx, &meta);
+                    } else {
+                        out.max_items = n;
+                    }
+                } else if meta.path.is_ident("min_items") {
+                    let n = parse_count(cx, &meta, "min_items")?;
+                    if out.min_items.is_some() {
+                        duplicate(cx, &meta);
+                    } else {
+                        out.min_items = n;
+                    }
+                } else if meta.path.is_ident("opaque") {
+                    if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                        cx.error_spanned_by(
+                            &meta.path,
+                            "`opaque` takes no value; write `#[stitch(opaque)]`",
+                        );
+                        skip_value(&meta)?;
+                    } else if out.opaque.is_some() {
+                        duplicate(cx, &meta);
+                    } else {
+                        out.opaque = Some(meta.path.span());
+                    }
+                } else {
+                    return unknown(cx, &meta, FIELD_KEYS);
+                }
+                Ok(())
+            });
+            if let Err(e) = result {
+                cx.syn_error(e);
+            }
+        }
+        out
+    }
+}
+
+/// Records an error for each `#[stitch]` on a variant, where none is accepted yet.
+pub fn reject_on_variant(cx: &Ctxt, attrs: &[syn::Attribute]) {
+    for attr in stitch_attrs(attrs) {
+        cx.error_spanned_by(
+            attr,
+            "`#[stitch(...)]` has no variant attributes; put `max_items`, `min_items` or `opaque` on a field",
+        );
+    }
+}

@@ -1,0 +1,70 @@
+//! Checks across attributes that parsing alone cannot make.
+
+use crate::ast::{Container, Data, Field};
+use crate::ctxt::Ctxt;
+
+/// Records every problem of the model in `cx`.
+pub fn check(cx: &Ctxt, cont: &Container) {
+    match &cont.data {
+        Data::Struct(fields) => {
+            fields.iter().for_each(|f| check_field(cx, f));
+            if cont.serde.transparent {
+                let kept = fields.iter().filter(|f| !f.skip).count();
+                if kept != 1 {
+                    cx.error_spanned_by(
+                        cont.ident,
+                        "`#[serde(transparent)]` needs exactly one field that is not skipped",
+                    );
+                }
+            }
+        }
+        Data::Newtype(field) => check_field(cx, field),
+        Data::Enum(variants) => {
+            for variant in variants {
+                variant.fields.iter().for_each(|f| check_field(cx, f));
+            }
+        }
+        Data::Unsupported => {}
+    }
+}
+
+fn check_field(cx: &Ctxt, field: &Field) {
+    let attrs = &field.attrs;
+    if let (Some(min), Some(max)) = (&attrs.min_items, &attrs.max_items) {
+        if max.value < min.value {
+            cx.syn_error(syn::Error::new(
+                max.span,
+                format!(
+                    "`max_items = {}` is less than `min_items = {}`; no list could satisfy both",
+                    max.value, min.value
+                ),
+            ));
+        }
+    }
+    if let Some(opaque) = attrs.opaque {
+        for (key, present) in [
+            ("max_items", attrs.max_items.is_some()),
+            ("min_items", attrs.min_items.is_some()),
+        ] {
+            if present {
+                cx.syn_error(syn::Error::new(
+                    opaque,
+                    format!("`opaque` leaves the field to serde, so `{key}` cannot apply to it; remove one of them"),
+                ));
+            }
+        }
+    }
+    if field.skip {
+        if let Some(span) = attrs
+            .max_items
+            .as_ref()
+            .map(|s| s.span)
+            .or(attrs.min_items.as_ref().map(|s| s.span))
+        {
+            cx.syn_error(syn::Error::new(
+                span,
+                "this field is skipped by serde, so item bounds on it would never be checked",
+            ));
+        }
+    }
+}

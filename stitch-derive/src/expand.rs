@@ -1,0 +1,745 @@
+//! Generates the `Coerce` and `ToolArgs` impls from a checked model.
+//!
+//! Every name the output uses goes through `_stitch::__private` (a `use` of the runtime inside
+//! a `const _` block), locals are `__`-prefixed, and each field's wire name is a static string.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
+
+/// The whole output for a model without errors.
+pub fn expand(cont: &Container) -> TokenStream {
+    let mut helpers = Vec::new();
+    let body = match &cont.data {
+        Data::Struct(fields) if cont.serde.transparent => match fields.iter().find(|f| !f.skip) {
+            Some(field) => transparent(field),
+            None => quote!(),
+        },
+        Data::Struct(fields) => structure(fields, &mut helpers),
+        Data::Newtype(field) => transparent(field),
+        Data::Enum(variants) => enumeration(cont, variants, &mut helpers),
+        Data::Unsupported => quote!(),
+    };
+    let asserts = bound_asserts(cont);
+    wrap(cont, body, quote!(#(#helpers)*), asserts)
+}
+
+/// The impls with an empty walk, emitted beside the errors so that only the real mistakes show.
+pub fn fallback(cont: &Container) -> TokenStream {
+    let body = quote! {
+        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::OBJECT;
+        fn walk(
+            _: &mut _stitch::__private::Value,
+            _: &mut _stitch::__private::Cx,
+            _: &_stitch::__private::Path<'_>,
+            _: _stitch::__private::Bounds,
+        ) {
+        }
+    };
+    wrap(cont, body, quote!(), quote!())
+}
+
+fn wrap(
+    cont: &Container,
+    body: TokenStream,
+    helpers: TokenStream,
+    asserts: TokenStream,
+) -> TokenStream {
+    let krate = cont.krate();
+    let ident = cont.ident;
+    let generics = bounded_generics(cont);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let helpers = if helpers.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[automatically_derived]
+            #[allow(non_snake_case, clippy::all)]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #helpers
+            }
+        }
+    };
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_qualifications, clippy::needless_lifetimes)]
+        const _: () = {
+            #[allow(unused_imports)]
+            use #krate as _stitch;
+
+            #asserts
+
+            #helpers
+
+            #[automatically_derived]
+            impl #impl_generics _stitch::__private::Coerce for #ident #ty_generics #where_clause {
+                #body
+            }
+
+            #[automatically_derived]
+            impl #impl_generics _stitch::__private::ToolArgs for #ident #ty_generics #where_clause {}
+        };
+    }
+}
+
+/// The input's generics, plus `T: Coerce` for each type parameter a walked field mentions and
+/// `Self: DeserializeOwned` when there are type parameters.
+fn bounded_generics(cont: &Container) -> syn::Generics {
+    let mut generics = cont.generics.clone();
+    let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
+    if params.is_empty() {
+        return generics;
+    }
+    let mut used = vec![false; params.len()];
+    for field in all_fields(cont).filter(|f| f.walked()) {
+        let ty = field.ty;
+        mark_used(quote!(#ty), &params, &mut used);
+    }
+    let ident = cont.ident;
+    let (_, ty_generics, _) = cont.generics.split_for_impl();
+    let where_clause = generics.make_where_clause();
+    for (param, used) in params.iter().zip(used) {
+        if used {
+            where_clause
+                .predicates
+                .push(syn::parse_quote!(#param: _stitch::__private::Coerce));
+        }
+    }
+    where_clause
+        .predicates
+        .push(syn::parse_quote!(#ident #ty_generics: _stitch::__private::DeserializeOwned));
+    generics
+}
+
+fn mark_used(tokens: TokenStream, params: &[syn::Ident], used: &mut [bool]) {
+    for tt in tokens {
+        match tt {
+            proc_macro2::TokenTree::Ident(ident) => {
+                if let Some(i) = params.iter().position(|p| *p == ident) {
+                    used[i] = true;
+                }
+            }
+            proc_macro2::TokenTree::Group(group) => mark_used(group.stream(), params, used),
+            _ => {}
+        }
+    }
+}
+
+fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
+    match &cont.data {
+        Data::Struct(fields) => Box::new(fields.iter()),
+        Data::Newtype(field) => Box::new(std::iter::once(field)),
+        Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
+        Data::Unsupported => Box::new(std::iter::empty()),
+    }
+}
+
+/// `const` assertions that item bounds sit on a type with an array form (non-generic types
+/// only: a generic field's shape is not known until it is used).
+fn bound_asserts(cont: &Container) -> TokenStream {
+    if cont.generics.type_params().next().is_some() {
+        return quote!();
+    }
+    let mut out = TokenStream::new();
+    for field in all_fields(cont).filter(|f| f.walked()) {
+        let span = match (&field.attrs.max_items, &field.attrs.min_items) {
+            (Some(s), _) | (None, Some(s)) => s.span,
+            (None, None) => continue,
+        };
+        let ty = field.ty;
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                if !<#ty as _stitch::__private::Coerce>::SHAPE.arrays {
+                    ::core::panic!("`max_items` and `min_items` apply only to a field with an array form: `OneOrMany<T>`, `Vec<T>` or another sequence");
+                }
+            };
+        });
+    }
+    out
+}
+
+/// `Bounds` of a field, as an expression.
+fn bounds(field: &Field) -> TokenStream {
+    let opt = |v: &Option<crate::attr::Spanned<usize>>| match v {
+        Some(s) => {
+            let n = s.value;
+            quote!(_stitch::__private::core::option::Option::Some(#n))
+        }
+        None => quote!(_stitch::__private::core::option::Option::None),
+    };
+    if field.attrs.max_items.is_none() && field.attrs.min_items.is_none() {
+        return quote!(_stitch::__private::Bounds::NONE);
+    }
+    let (min, max) = (opt(&field.attrs.min_items), opt(&field.attrs.max_items));
+    quote!(_stitch::__private::Bounds::new(#min, #max))
+}
+
+/// `<Ty as Coerce>`, spanned at the field's type so a missing impl points there.
+fn coerce_of(field: &Field) -> TokenStream {
+    let ty = field.ty;
+    quote_spanned!(ty.span()=> <#ty as _stitch::__private::Coerce>)
+}
+
+/// The walk of one field's value `item` at path `at` (an expression).
+fn field_walk(field: &Field, item: TokenStream, at: TokenStream) -> TokenStream {
+    if field.attrs.opaque.is_some() {
+        return quote!(__cx.untyped(#item, #at));
+    }
+    let coerce = coerce_of(field);
+    let bounds = bounds(field);
+    quote!(#coerce::walk(#item, __cx, #at, #bounds))
+}
+
+/// Statements walking `__map` (a `&mut Map`) as the fields `fields` at `__at`. `suffix` names
+/// the helper functions that decide which keys the fields own, when some are flattened.
+fn fields_walk(
+    fields: &[Field],
+    suffix: &str,
+    helpers: &mut Vec<TokenStream>,
+) -> (TokenStream, TokenStream) {
+    let mut arms = Vec::new();
+    let mut own_names = Vec::new();
+    let mut flattened = Vec::new();
+    for field in fields.iter().filter(|f| !f.skip) {
+        if field.flatten {
+            flattened.push(field);
+            continue;
+        }
+        for name in field.names.all() {
+            own_names.push(name.to_owned());
+            let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name)));
+            arms.push(quote!(#name => #walk,));
+        }
+    }
+    let own = if own_names.is_empty() {
+        quote!({
+            let _ = __key;
+            false
+        })
+    } else {
+        quote!(_stitch::__private::core::matches!(__key, #(#own_names)|*))
+    };
+    if flattened.is_empty() && arms.is_empty() {
+        let body = quote! {
+            for (__key, __item) in __map.iter() {
+                __cx.untyped(__item, &__at.key(__key));
+            }
+        };
+        return (body, own);
+    }
+    if flattened.is_empty() {
+        let body = quote! {
+            for (__key, __item) in __map.iter_mut() {
+                match __key.as_str() {
+                    #(#arms)*
+                    _ => __cx.untyped(__item, &__at.key(__key)),
+                }
+            }
+        };
+        return (body, own);
+    }
+    // With flattened fields: the keys the struct's own fields and flattened structs read, for a
+    // flattened map beside them; and every key claimed (a flattened map claims all).
+    let own_fn = format_ident!("__stitch_own{}", suffix);
+    let owns_fn = format_ident!("__stitch_owns{}", suffix);
+    let flat_types: Vec<TokenStream> = flattened.iter().map(|f| coerce_of(f)).collect();
+    helpers.push(quote! {
+        #[doc(hidden)]
+        fn #own_fn(__key: &str) -> bool {
+            #own #(|| (!_stitch::__private::core::matches!(
+                #flat_types::SHAPE.kind,
+                _stitch::__private::Kind::Map
+            ) && #flat_types::owns_key(__key)))*
+        }
+        #[doc(hidden)]
+        fn #owns_fn(__key: &str) -> bool {
+            #own #(|| #flat_types::owns_key(__key))*
+        }
+    });
+    let flat_walks = flattened.iter().map(|field| {
+        if field.attrs.opaque.is_some() {
+            return quote!();
+        }
+        let coerce = coerce_of(field);
+        quote!(#coerce::walk_flat(__map, __cx, __at, Self::#own_fn);)
+    });
+    let body = quote! {
+        for (__key, __item) in __map.iter_mut() {
+            match __key.as_str() {
+                #(#arms)*
+                _ => {
+                    if !Self::#owns_fn(__key) {
+                        __cx.untyped(__item, &__at.key(__key));
+                    }
+                }
+            }
+        }
+        #(#flat_walks)*
+    };
+    (body, quote!(Self::#owns_fn(__key)))
+}
+
+fn transparent(field: &Field) -> TokenStream {
+    if field.attrs.opaque.is_some() {
+        return quote! {
+            const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::ANY;
+            fn walk(
+                __value: &mut _stitch::__private::Value,
+                __cx: &mut _stitch::__private::Cx,
+                __at: &_stitch::__private::Path<'_>,
+                _: _stitch::__private::Bounds,
+            ) {
+                __cx.untyped(__value, __at);
+            }
+        };
+    }
+    let coerce = coerce_of(field);
+    let bounds = if field.attrs.max_items.is_some() || field.attrs.min_items.is_some() {
+        bounds(field)
+    } else {
+        quote!(__bounds)
+    };
+    quote! {
+        const SHAPE: _stitch::__private::Shape = #coerce::SHAPE;
+        #[inline]
+        fn walk(
+            __value: &mut _stitch::__private::Value,
+            __cx: &mut _stitch::__private::Cx,
+            __at: &_stitch::__private::Path<'_>,
+            __bounds: _stitch::__private::Bounds,
+        ) {
+            #coerce::walk(__value, __cx, __at, #bounds)
+        }
+        fn accepts_text_list(__text: &str, __bounds: _stitch::__private::Bounds) -> bool {
+            #coerce::accepts_text_list(__text, #bounds)
+        }
+        fn walk_flat(
+            __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
+            __cx: &mut _stitch::__private::Cx,
+            __at: &_stitch::__private::Path<'_>,
+            __owned: fn(&str) -> bool,
+        ) {
+            #coerce::walk_flat(__map, __cx, __at, __owned)
+        }
+        fn owns_key(__key: &str) -> bool {
+            #coerce::owns_key(__key)
+        }
+    }
+}
+
+fn structure(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
+    let (walk, owns) = fields_walk(fields, "", helpers);
+    quote! {
+        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::OBJECT;
+        #[inline]
+        fn walk(
+            __value: &mut _stitch::__private::Value,
+            __cx: &mut _stitch::__private::Cx,
+            __at: &_stitch::__private::Path<'_>,
+            _: _stitch::__private::Bounds,
+        ) {
+            _stitch::__private::walk_object::<Self>(__value, __cx, __at)
+        }
+        fn walk_flat(
+            __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
+            __cx: &mut _stitch::__private::Cx,
+            __at: &_stitch::__private::Path<'_>,
+            _: fn(&str) -> bool,
+        ) {
+            #walk
+        }
+        fn owns_key(__key: &str) -> bool {
+            #owns
+        }
+    }
+}
+
+fn enumeration(
+    cont: &Container,
+    variants: &[Variant],
+    helpers: &mut Vec<TokenStream>,
+) -> TokenStream {
+    let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
+    let tagging = cont.tagging();
+    if tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit) {
+        // A unit-variant enum is read from a string.
+        return quote! {
+            const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::STRING_LIKE;
+            #[inline]
+            fn walk(
+                __value: &mut _stitch::__private::Value,
+                __cx: &mut _stitch::__private::Cx,
+                __at: &_stitch::__private::Path<'_>,
+                _: _stitch::__private::Bounds,
+            ) {
+                _stitch::__private::walk_leaf(__value, __cx, __at)
+            }
+        };
+    }
+    // Per-variant content walkers for tuple and struct variants.
+    for (i, variant) in variants.iter().enumerate() {
+        if matches!(variant.style, Style::Tuple | Style::Struct) {
+            helpers.push(content_walker(i, variant));
+        }
+    }
+    let mut extra = Vec::new();
+    for (i, variant) in variants.iter().enumerate() {
+        if variant.style == Style::Struct {
+            let (walk, _) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra);
+            let fields_fn = format_ident!("__stitch_fields_{}", i);
+            extra.push(quote! {
+                #[doc(hidden)]
+                fn #fields_fn(
+                    __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
+                    __cx: &mut _stitch::__private::Cx,
+                    __at: &_stitch::__private::Path<'_>,
+                ) {
+                    #walk
+                }
+            });
+        }
+    }
+    helpers.extend(extra);
+    match tagging {
+        Tagging::External => external(&variants),
+        Tagging::Internal { tag } => internal(&variants, &tag),
+        Tagging::Adjacent { tag, content } => adjacent(&variants, &tag, &content),
+        Tagging::Untagged => untagged(&variants),
+    }
+}
+
+fn helpers_for(i: usize) -> syn::Ident {
+    format_ident!("__stitch_content_{}", i)
+}
+
+/// `fn __stitch_content_i(value, cx, at)`: walks a tuple or struct variant's content.
+fn content_walker(i: usize, variant: &Variant) -> TokenStream {
+    let name = helpers_for(i);
+    let body = match variant.style {
+        Style::Struct => {
+            let fields_fn = format_ident!("__stitch_fields_{}", i);
+            quote! {
+                _stitch::__private::Value::Object(__map) => {
+                    if __cx.enter(__at) {
+                        Self::#fields_fn(__map, __cx, __at);
+                        __cx.leave();
+                    }
+                }
+            }
+        }
+        _ => {
+            let arms = variant.fields.iter().enumerate().map(|(n, field)| {
+                let walk = field_walk(field, quote!(__item), quote!(&__here));
+                quote!(#n => #walk,)
+            });
+            quote! {
+                _stitch::__private::Value::Array(__items) => {
+                    if __cx.enter(__at) {
+                        for (__i, __item) in __items.iter_mut().enumerate() {
+                            let __here = __at.index(__i);
+                            match __i {
+                                #(#arms)*
+                                _ => __cx.untyped(__item, &__here),
+                            }
+                        }
+                        __cx.leave();
+                    }
+                }
+            }
+        }
+    };
+    quote! {
+        #[doc(hidden)]
+        fn #name(
+            __value: &mut _stitch::__private::Value,
+            __cx: &mut _stitch::__private::Cx,
+            __at: &_stitch::__private::Path<'_>,
+        ) {
+            match __value {
+                #body
+                _stitch::__private::Value::String(_) => __cx.repair_with(__value, __at, Self::#name),
+                __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+            }
+        }
+    }
+}
+
+/// The walk of variant `i`'s content `item` found at path `at` (external and adjacent).
+fn content_walk(i: usize, variant: &Variant, item: TokenStream, at: TokenStream) -> TokenStream {
+    match variant.style {
+        Style::Unit => quote!(_stitch::__private::walk_leaf(#item, __cx, #at)),
+        Style::Newtype => field_walk(&variant.fields[0], item, at),
+        Style::Tuple | Style::Struct => {
+            let name = helpers_for(i);
+            quote!(Self::#name(#item, __cx, #at))
+        }
+    }
+}
+
+fn walk_signature(body: TokenStream) -> TokenStream {
+    quote! {
+        fn walk(
+            __value: &mut _stitch::__private::Value,
+            __cx: &mut _stitch::__private::Cx,
+            __at: &_stitch::__private::Path<'_>,
+            __bounds: _stitch::__private::Bounds,
+        ) {
+            #body
+        }
+    }
+}
+
+/// `match` arms from a variant's names to its index (for tag values).
+fn tag_arms(variants: &[&Variant]) -> TokenStream {
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let names = v.names.all();
+        quote!(#(#names)|* => #i,)
+    });
+    quote!(#(#arms)*)
+}
+
+fn external(variants: &[&Variant]) -> TokenStream {
+    let has_unit = variants.iter().any(|v| v.style == Style::Unit);
+    let arms = variants.iter().enumerate().flat_map(|(i, v)| {
+        v.names
+            .all()
+            .map(move |name| {
+                let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#name)));
+                quote!(#name => #walk,)
+            })
+            .collect::<Vec<_>>()
+    });
+    let string_arm = if has_unit {
+        quote!()
+    } else {
+        quote!(_stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),)
+    };
+    let walk = walk_signature(quote! {
+        let _ = __bounds;
+        match __value {
+            _stitch::__private::Value::Object(__map) if __map.len() == 1 => {
+                if __cx.enter(__at) {
+                    for (__key, __item) in __map.iter_mut() {
+                        match __key.as_str() {
+                            #(#arms)*
+                            _ => __cx.untyped(__item, &__at.key(__key)),
+                        }
+                    }
+                    __cx.leave();
+                }
+            }
+            #string_arm
+            __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+        }
+    });
+    quote! {
+        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::new(
+            _stitch::__private::Kind::Union, #has_unit, false, true,
+        );
+        #walk
+    }
+}
+
+fn internal(variants: &[&Variant], tag: &str) -> TokenStream {
+    let tags = tag_arms(variants);
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let walk = match v.style {
+            Style::Struct => {
+                let fields_fn = format_ident!("__stitch_fields_{}", i);
+                quote!(Self::#fields_fn(__map, __cx, __at))
+            }
+            Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
+                let coerce = coerce_of(&v.fields[0]);
+                quote!(#coerce::walk_flat(__map, __cx, __at, _stitch::__private::owns_nothing))
+            }
+            _ => quote!(_stitch::__private::untyped_entries(__map, __cx, __at)),
+        };
+        quote!(#i => #walk,)
+    });
+    let walk = walk_signature(quote! {
+        match __value {
+            _stitch::__private::Value::Object(__map) => {
+                if __cx.enter(__at) {
+                    let __which: usize = match __map.get(#tag) {
+                        _stitch::__private::core::option::Option::Some(
+                            _stitch::__private::Value::String(__tag),
+                        ) => match __tag.as_str() {
+                            #tags
+                            _ => !0,
+                        },
+                        _ => !0,
+                    };
+                    match __which {
+                        #(#arms)*
+                        _ => _stitch::__private::untyped_entries(__map, __cx, __at),
+                    }
+                    __cx.leave();
+                }
+            }
+            _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+        }
+    });
+    quote! {
+        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::new(
+            _stitch::__private::Kind::Union, false, false, true,
+        );
+        #walk
+    }
+}
+
+fn adjacent(variants: &[&Variant], tag: &str, content: &str) -> TokenStream {
+    let tags = tag_arms(variants);
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#content)));
+        quote!(#i => #walk,)
+    });
+    let walk = walk_signature(quote! {
+        match __value {
+            _stitch::__private::Value::Object(__map) => {
+                if __cx.enter(__at) {
+                    let __which: usize = match __map.get(#tag) {
+                        _stitch::__private::core::option::Option::Some(
+                            _stitch::__private::Value::String(__tag),
+                        ) => match __tag.as_str() {
+                            #tags
+                            _ => !0,
+                        },
+                        _ => !0,
+                    };
+                    for (__key, __item) in __map.iter_mut() {
+                        if __key.as_str() == #content {
+                            match __which {
+                                #(#arms)*
+                                _ => __cx.untyped(__item, &__at.field(#content)),
+                            }
+                        } else {
+                            __cx.untyped(__item, &__at.key(__key));
+                        }
+                    }
+                    __cx.leave();
+                }
+            }
+            _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+        }
+    });
+    quote! {
+        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::new(
+            _stitch::__private::Kind::Union, false, false, true,
+        );
+        #walk
+    }
+}
+
+fn variant_shape(variant: &Variant) -> TokenStream {
+    match variant.style {
+        Style::Unit => quote!(_stitch::__private::Shape::SCALAR),
+        Style::Newtype if variant.fields[0].attrs.opaque.is_some() => {
+            quote!(_stitch::__private::Shape::ANY)
+        }
+        Style::Newtype => {
+            let coerce = coerce_of(&variant.fields[0]);
+            quote!(#coerce::SHAPE)
+        }
+        Style::Tuple => quote!(_stitch::__private::Shape::TUPLE),
+        Style::Struct => quote!(_stitch::__private::Shape::OBJECT),
+    }
+}
+
+fn untagged(variants: &[&Variant]) -> TokenStream {
+    let shapes = variants.iter().map(|v| variant_shape(v));
+    let shape = quote!(_stitch::__private::Shape::new(_stitch::__private::Kind::Union, false, false, false)
+        #(.union(#shapes))*);
+    // R3: the array members are the newtype variants with an array form.
+    let lists: Vec<TokenStream> = variants
+        .iter()
+        .filter(|v| v.style == Style::Newtype && v.fields[0].walked())
+        .map(|v| {
+            let coerce = coerce_of(&v.fields[0]);
+            quote!(#coerce::accepts_text_list(__text, __bounds))
+        })
+        .collect();
+    let refused = if lists.is_empty() {
+        quote!(false)
+    } else {
+        quote!(#(#lists)||*)
+    };
+    // Arrays and objects go to the first variant that takes them, as serde tries them in order.
+    let chain = |arrays: bool| -> TokenStream {
+        let mut out = quote!(_stitch::__private::walk_leaf(__value, __cx, __at));
+        for (i, v) in variants.iter().enumerate().rev() {
+            out = match v.style {
+                Style::Newtype if v.fields[0].walked() => {
+                    let coerce = coerce_of(&v.fields[0]);
+                    let flag = if arrays {
+                        quote!(arrays)
+                    } else {
+                        quote!(objects)
+                    };
+                    let bounds = if v.fields[0].attrs.max_items.is_some()
+                        || v.fields[0].attrs.min_items.is_some()
+                    {
+                        bounds(&v.fields[0])
+                    } else {
+                        quote!(__bounds)
+                    };
+                    quote! {
+                        if #coerce::SHAPE.#flag {
+                            #coerce::walk(__value, __cx, __at, #bounds)
+                        } else {
+                            #out
+                        }
+                    }
+                }
+                Style::Tuple if arrays => {
+                    let name = helpers_for(i);
+                    quote!(Self::#name(__value, __cx, __at))
+                }
+                Style::Struct if !arrays => {
+                    let name = helpers_for(i);
+                    quote!(Self::#name(__value, __cx, __at))
+                }
+                _ => out,
+            };
+        }
+        out
+    };
+    let (arrays, objects) = (chain(true), chain(false));
+    let string_arm = if lists.is_empty() {
+        quote!(_stitch::__private::Value::String(_) if <Self as _stitch::__private::Coerce>::SHAPE.strings => {})
+    } else {
+        quote! {
+            _stitch::__private::Value::String(__text) if <Self as _stitch::__private::Coerce>::SHAPE.strings => {
+                if #refused {
+                    __cx.text_list(__at);
+                }
+            }
+        }
+    };
+    let accepts = if lists.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            fn accepts_text_list(__text: &str, __bounds: _stitch::__private::Bounds) -> bool {
+                #refused
+            }
+        }
+    };
+    let walk = walk_signature(quote! {
+        match __value {
+            #string_arm
+            _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            _stitch::__private::Value::Array(_) => { #arrays }
+            _stitch::__private::Value::Object(_) => { #objects }
+            __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+        }
+    });
+    quote! {
+        const SHAPE: _stitch::__private::Shape = #shape;
+        #walk
+        #accepts
+    }
+}

@@ -1,0 +1,215 @@
+//! The subset of `#[serde(...)]` that decides wire names and shapes, read leniently: keys we
+//! do not need, and anything malformed, are serde's business and are skipped silently.
+
+use syn::meta::ParseNestedMeta;
+
+use crate::case::RenameRule;
+
+/// What the container's `#[serde(...)]` says.
+#[derive(Default)]
+pub struct SerdeContainer {
+    /// `rename_all` (or its `deserialize` half).
+    pub rename_all: Option<RenameRule>,
+    /// `rename_all_fields`, for the fields of struct variants.
+    pub rename_all_fields: Option<RenameRule>,
+    /// `tag = "…"`
+    pub tag: Option<String>,
+    /// `content = "…"`
+    pub content: Option<String>,
+    /// `untagged`
+    pub untagged: bool,
+    /// `transparent`
+    pub transparent: bool,
+    /// `deny_unknown_fields`
+    pub deny_unknown_fields: bool,
+    /// `default` on the container.
+    pub default: bool,
+}
+
+/// What a field's `#[serde(...)]` says.
+#[derive(Default)]
+pub struct SerdeField {
+    /// `rename` (or its `deserialize` half).
+    pub rename: Option<String>,
+    /// Every `alias`.
+    pub aliases: Vec<String>,
+    /// `default` or `default = "…"`
+    pub default: bool,
+    /// `skip` or `skip_deserializing`
+    pub skip: bool,
+    /// `flatten`
+    pub flatten: bool,
+}
+
+/// What a variant's `#[serde(...)]` says.
+#[derive(Default)]
+pub struct SerdeVariant {
+    /// `rename` (or its `deserialize` half).
+    pub rename: Option<String>,
+    /// Every `alias`.
+    pub aliases: Vec<String>,
+    /// `rename_all`, for the variant's fields.
+    pub rename_all: Option<RenameRule>,
+    /// `skip` or `skip_deserializing`
+    pub skip: bool,
+    /// `other`
+    pub other: bool,
+    /// `untagged` on one variant.
+    pub untagged: bool,
+}
+
+fn serde_attrs(attrs: &[syn::Attribute]) -> impl Iterator<Item = &syn::Attribute> {
+    attrs.iter().filter(|a| a.path().is_ident("serde"))
+}
+
+/// Consumes the rest of one entry (`= value`, `(…)`, or nothing).
+fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
+    if meta.input.peek(syn::Token![=]) {
+        let value = meta.value()?;
+        while !value.is_empty() && !value.peek(syn::Token![,]) {
+            value.parse::<proc_macro2::TokenTree>()?;
+        }
+    } else if meta.input.peek(syn::token::Paren) {
+        meta.input.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
+}
+
+/// `key = "x"` or `key(deserialize = "x", serialize = "y")`: the deserialize name.
+fn de_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    if meta.input.peek(syn::Token![=]) {
+        let lit: syn::LitStr = meta.value()?.parse()?;
+        return Ok(Some(lit.value()));
+    }
+    let mut found = None;
+    if meta.input.peek(syn::token::Paren) {
+        meta.parse_nested_meta(|inner| {
+            if inner.path.is_ident("deserialize") {
+                let lit: syn::LitStr = inner.value()?.parse()?;
+                found = Some(lit.value());
+                Ok(())
+            } else {
+                skip(&inner)
+            }
+        })?;
+    }
+    Ok(found)
+}
+
+fn de_rule(meta: &ParseNestedMeta) -> syn::Result<Option<RenameRule>> {
+    Ok(de_name(meta)?.and_then(|name| RenameRule::from_str(&name)))
+}
+
+fn str_value(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
+    if meta.input.peek(syn::Token![=]) {
+        let lit: syn::LitStr = meta.value()?.parse()?;
+        Ok(Some(lit.value()))
+    } else {
+        Ok(None)
+    }
+}
+
+/// Runs `f` on each entry of each `#[serde(...)]`; a malformed attribute is left to serde.
+fn each(attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<bool>) {
+    for attr in serde_attrs(attrs) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if !f(&meta)? {
+                skip(&meta)?;
+            }
+            Ok(())
+        });
+    }
+}
+
+impl SerdeContainer {
+    /// Reads the container's serde attributes.
+    pub fn from_attrs(attrs: &[syn::Attribute]) -> SerdeContainer {
+        let mut out = SerdeContainer::default();
+        each(attrs, |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename_all") {
+                out.rename_all = de_rule(meta)?;
+            } else if p.is_ident("rename_all_fields") {
+                out.rename_all_fields = de_rule(meta)?;
+            } else if p.is_ident("tag") {
+                out.tag = str_value(meta)?;
+            } else if p.is_ident("content") {
+                out.content = str_value(meta)?;
+            } else if p.is_ident("untagged") {
+                out.untagged = true;
+            } else if p.is_ident("transparent") {
+                out.transparent = true;
+            } else if p.is_ident("deny_unknown_fields") {
+                out.deny_unknown_fields = true;
+            } else if p.is_ident("default") {
+                out.default = true;
+                return Ok(false);
+            } else {
+                return Ok(false);
+            }
+            Ok(true)
+        });
+        out
+    }
+}
+
+impl SerdeField {
+    /// Reads a field's serde attributes.
+    pub fn from_attrs(attrs: &[syn::Attribute]) -> SerdeField {
+        let mut out = SerdeField::default();
+        each(attrs, |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename") {
+                if let Some(name) = de_name(meta)? {
+                    out.rename = Some(name);
+                }
+            } else if p.is_ident("alias") {
+                if let Some(alias) = str_value(meta)? {
+                    out.aliases.push(alias);
+                }
+            } else if p.is_ident("default") {
+                out.default = true;
+                return Ok(false);
+            } else if p.is_ident("skip") || p.is_ident("skip_deserializing") {
+                out.skip = true;
+            } else if p.is_ident("flatten") {
+                out.flatten = true;
+            } else {
+                return Ok(false);
+            }
+            Ok(true)
+        });
+        out
+    }
+}
+
+impl SerdeVariant {
+    /// Reads a variant's serde attributes.
+    pub fn from_attrs(attrs: &[syn::Attribute]) -> SerdeVariant {
+        let mut out = SerdeVariant::default();
+        each(attrs, |meta| {
+            let p = &meta.path;
+            if p.is_ident("rename") {
+                if let Some(name) = de_name(meta)? {
+                    out.rename = Some(name);
+                }
+            } else if p.is_ident("alias") {
+                if let Some(alias) = str_value(meta)? {
+                    out.aliases.push(alias);
+                }
+            } else if p.is_ident("rename_all") {
+                out.rename_all = de_rule(meta)?;
+            } else if p.is_ident("skip") || p.is_ident("skip_deserializing") {
+                out.skip = true;
+            } else if p.is_ident("other") {
+                out.other = true;
+            } else if p.is_ident("untagged") {
+                out.untagged = true;
+            } else {
+                return Ok(false);
+            }
+            Ok(true)
+        });
+        out
+    }
+}

@@ -1,0 +1,94 @@
+//! The [`ToolArgs`] trait: the three surfaces a tool's arguments arrive through.
+
+use serde_json::Value;
+
+use crate::coerce::{dispose, run, Coerce};
+use crate::error::{ArgsError, Issue};
+
+/// A tool's argument type: `#[derive(ToolArgs)]` implements it.
+///
+/// All three methods are provided; the derive supplies the walk through [`Coerce`].
+///
+/// ```
+/// use stitch_runtime::{OneOrMany, ToolArgs};
+///
+/// /// Show one or more images to the model.
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
+/// struct ViewFile {
+///     /// One path or a list of paths.
+///     #[stitch(max_items = 20)]
+///     paths: OneOrMany<String>,
+/// }
+///
+/// let err = ViewFile::from_value(serde_json::json!({"paths": "[\"a.png\"]"})).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "paths is a list written as text \u{2014} pass the array itself, not JSON written as text"
+/// );
+///
+/// let ok = ViewFile::from_json(r#"{"paths": "[preview].png"}"#).unwrap();
+/// assert_eq!(ok.paths, OneOrMany::One("[preview].png".to_string()));
+/// ```
+pub trait ToolArgs: Coerce {
+    /// The raw surface: applies the rules to `args` in place and deserializes nothing.
+    ///
+    /// On `Ok`, JSON text at structured positions has been replaced by what it parses to;
+    /// nothing else changed and no key was added, dropped or reordered. On `Err`, `args` is
+    /// exactly as it was.
+    fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
+        run::<Self>(args).map_err(|(error, _)| error)
+    }
+
+    /// The typed surface: coerces `args`, then deserializes it. A deserialization failure is
+    /// one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue naming its path.
+    fn from_value(mut args: Value) -> Result<Self, ArgsError> {
+        if let Err((error, too_deep)) = run::<Self>(&mut args) {
+            if too_deep {
+                // serde_json drops a `Value` recursively; a deep one would overflow the stack.
+                dispose(args);
+            }
+            return Err(error);
+        }
+        deserialize(args)
+    }
+
+    /// The same from the arguments' JSON text, as a model's tool call carries it.
+    fn from_json(text: &str) -> Result<Self, ArgsError> {
+        let args = serde_json::from_str::<Value>(text).map_err(|e| {
+            let issue = if e.to_string().starts_with("recursion limit exceeded") {
+                Issue::too_deep("", crate::coerce::MAX_DEPTH)
+            } else {
+                Issue::invalid("", format_args!("the arguments are not valid JSON: {e}"))
+            };
+            ArgsError::single(issue)
+        })?;
+        Self::from_value(args)
+    }
+}
+
+fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {
+    serde_path_to_error::deserialize(args).map_err(|e| {
+        let path = render(e.path());
+        ArgsError::single(Issue::invalid(path, e.into_inner()))
+    })
+}
+
+/// Renders a serde_path_to_error path in the dotted form of rule R5.
+fn render(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        let text = match segment {
+            Segment::Seq { index } => index.to_string(),
+            Segment::Map { key } => key.clone(),
+            // An externally tagged variant's name is a key the caller sent.
+            Segment::Enum { variant } => variant.clone(),
+            Segment::Unknown => continue,
+        };
+        if !out.is_empty() {
+            out.push('.');
+        }
+        out.push_str(&text);
+    }
+    out
+}

@@ -1,0 +1,119 @@
+//! Typed arguments for agent and MCP tools that refuse a list written as JSON text.
+//!
+//! Language models call tools with JSON arguments and get one shape wrong in a classic way: a
+//! list arrives written as JSON text, `{"paths": "[\"a.png\"]"}` instead of
+//! `{"paths": ["a.png"]}`. For a field that takes one value or a list ([`OneOrMany<String>`]),
+//! that string is a valid single value, so a typed framework reads it as one wrong file name and
+//! the tool fails later, far from the cause. stitch refuses it by name before the tool runs:
+//!
+//! ```text
+//! paths is a list written as text — pass the array itself, not JSON written as text
+//! ```
+//!
+//! Where no string is expected at all (a `Vec<T>`, a nested struct, a map), the same JSON text
+//! is unambiguous and is repaired instead.
+//!
+//! ```
+//! use stitch_runtime::{OneOrMany, ToolArgs};
+//!
+//! /// Show one or more images to the model.
+//! #[derive(Debug, serde::Deserialize, ToolArgs)]
+//! struct ViewFile {
+//!     /// One path or a list of paths.
+//!     #[stitch(max_items = 20)]
+//!     paths: OneOrMany<String>,
+//!     /// Tags to attach; JSON text here is repaired.
+//!     #[serde(default)]
+//!     tags: Vec<String>,
+//! }
+//!
+//! // A list written as text where one value is also valid: refused, by name.
+//! let err = ViewFile::from_value(serde_json::json!({"paths": "[\"a.png\"]"})).unwrap_err();
+//! assert_eq!(err.issues()[0].path(), "paths");
+//! assert_eq!(err.issues()[0].kind(), stitch_runtime::IssueKind::TextList);
+//!
+//! // A string that is not such a list stays one plain value.
+//! let one = ViewFile::from_json(r#"{"paths": "[preview].png"}"#).unwrap();
+//! assert_eq!(one.paths.as_slice(), ["[preview].png"]);
+//!
+//! // JSON text where no string is expected is repaired.
+//! let fixed = ViewFile::from_json(r#"{"paths": ["a.png"], "tags": "[\"x\", \"y\"]"}"#).unwrap();
+//! assert_eq!(fixed.tags, ["x", "y"]);
+//! ```
+//!
+//! # The rules
+//! - **R1, repair.** At a sequence, struct, map, tuple or non-string-bearing union position, a
+//!   string is parsed as JSON; if it parses, the result replaces it and the walk goes on into
+//!   it. If not, the string is left for serde to reject with its ordinary type error.
+//! - **R2, keep.** At a *string-bearing* union (a [`OneOrMany`] of a string-like type, an
+//!   untagged enum with a `String` newtype variant) a string is never parsed: `"123"`, `"null"`
+//!   stay strings.
+//! - **R3, refuse.** …except a string that (after JSON whitespace) starts with `[`, parses as a
+//!   JSON array, and is accepted by one of the union's array members, elements and
+//!   `min_items`/`max_items` included. That string is refused with an issue of kind
+//!   [`IssueKind::TextList`]. `[preview].png`, `[1,2`, `123`, a list of objects for a string
+//!   list, or a list longer than `max_items` stay one plain value.
+//! - **R4, where.** Into struct fields by their serde wire names, sequence elements, map
+//!   values, the matched variant of a tagged enum, the members of `OneOrMany` and of untagged
+//!   enums. Keys the type does not declare are left exactly as they are.
+//! - **R5, paths.** Keys as the caller sent them joined with `.`, indices in decimal:
+//!   `rows.0.names`. A flattened field and an internally tagged enum add no segment; the keys
+//!   that carry an externally tagged variant or an adjacently tagged content are keys the caller
+//!   sent, so they are segments.
+//! - **R6, errors.** Every issue is reported at once, in walk order (up to [`MAX_ISSUES`]); a
+//!   refused call changes nothing the caller holds.
+//! - **R7, limits.** Nesting deeper than [`MAX_DEPTH`] is refused with an
+//!   [`IssueKind::TooDeep`] issue, never a stack overflow.
+//!
+//! # Types stitch walks
+//! string-like: `String`, `Box<str>`, `Cow<str>`, `PathBuf`, `char`, unit-variant enums;
+//! scalars: integers, floats, `bool`, `()`; sequences: `Vec`, `VecDeque`, `HashSet`,
+//! `BTreeSet`, `Box<[T]>`, `[T; N]`; maps: `HashMap<String, T>`, `BTreeMap<String, T>`,
+//! `serde_json::Map`; tuples up to eight; [`OneOrMany<T>`]; `serde_json::Value` (never
+//! touched); `Option`, `Box`, `Arc`, `Rc` (seen through); and every type deriving
+//! [`ToolArgs`]. A field of any other type is marked `#[stitch(opaque)]` and left to serde.
+//!
+//! # Features
+//! - `derive` (default): re-exports `#[derive(ToolArgs)]`.
+
+#![deny(missing_docs)]
+
+mod args;
+mod coerce;
+mod error;
+mod impls;
+mod one_or_many;
+mod path;
+pub mod text_list;
+
+pub use crate::args::ToolArgs;
+pub use crate::coerce::{Coerce, Cx, Kind, Shape, MAX_DEPTH};
+pub use crate::error::{ArgsError, Issue, IssueKind, MAX_ISSUES};
+pub use crate::one_or_many::OneOrMany;
+pub use crate::path::Path;
+pub use crate::text_list::{is_text_list, Bounds};
+
+#[cfg(feature = "derive")]
+pub use stitch_derive::ToolArgs;
+
+/// What the derive's generated code names. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::coerce::{
+        owns_nothing, untyped_entries, walk_flat_map, walk_items, walk_leaf, walk_map, walk_object,
+        walk_seq, Coerce, Cx, Kind, Shape,
+    };
+    pub use crate::path::Path;
+    pub use crate::text_list::{is_text_list, Bounds};
+    pub use crate::ToolArgs;
+    pub use core;
+    pub use serde::de::DeserializeOwned;
+    pub use serde_json::{from_str, Map, Value};
+    pub use std::string::String;
+
+    /// Whether `text` parses as a `T` (the element check of derived types).
+    #[inline]
+    pub fn parses_as<T: DeserializeOwned>(text: &str) -> bool {
+        serde_json::from_str::<T>(text).is_ok()
+    }
+}
