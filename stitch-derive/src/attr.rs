@@ -79,24 +79,77 @@ fn duplicate(cx: &Ctxt, meta: &ParseNestedMeta) {
     );
 }
 
-/// Parses a `key = 20` integer; records an error at the literal if it is not one.
+/// Skips the tokens of a value, up to the next `,`.
+fn skip_rest(value: syn::parse::ParseStream) -> syn::Result<()> {
+    while !value.is_empty() && !value.peek(syn::Token![,]) {
+        value.parse::<proc_macro2::TokenTree>()?;
+    }
+    Ok(())
+}
+
+/// Records `msg` at the tokens of a value, up to the next `,` (at the key when the value is
+/// empty), and consumes them.
+fn bad_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    value: syn::parse::ParseStream,
+    msg: String,
+) -> syn::Result<()> {
+    let mut tokens = proc_macro2::TokenStream::new();
+    while !value.is_empty() && !value.peek(syn::Token![,]) {
+        tokens.extend([value.parse::<proc_macro2::TokenTree>()?]);
+    }
+    if tokens.is_empty() {
+        cx.error_spanned_by(&meta.path, msg);
+    } else {
+        cx.error_spanned_by(&tokens, msg);
+    }
+    Ok(())
+}
+
+/// Records an error at the key when it has no `= value` (`max_items`, `max_items(20)`), and
+/// skips whatever follows it. Returns whether a `=` follows.
+fn expect_value(cx: &Ctxt, meta: &ParseNestedMeta, example: &str) -> syn::Result<bool> {
+    if meta.input.peek(syn::Token![=]) {
+        return Ok(true);
+    }
+    cx.error_spanned_by(
+        &meta.path,
+        format!("`{}` takes a value, as in `{example}`", key_name(meta)),
+    );
+    skip_value(meta)?;
+    Ok(false)
+}
+
+/// Parses a `key = 20` integer; records an error at the value if it is not one.
 fn parse_count(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
     key: &str,
 ) -> syn::Result<Option<Spanned<usize>>> {
+    if !expect_value(cx, meta, &format!("{key} = 20"))? {
+        return Ok(None);
+    }
     let value = meta.value()?;
+    if value.peek(syn::Token![-]) {
+        // `-1`: point at the sign and the number together.
+        bad_value(
+            cx,
+            meta,
+            value,
+            format!("`{key}` cannot be negative; write a count of items, as in `{key} = 20`"),
+        )?;
+        return Ok(None);
+    }
     let expr: syn::Lit = match value.parse() {
         Ok(lit) => lit,
         Err(_) => {
-            let tt: proc_macro2::TokenTree = value.parse()?;
-            cx.error_spanned_by(
-                &tt,
+            bad_value(
+                cx,
+                meta,
+                value,
                 format!("expected an integer literal for `{key}`, as in `{key} = 20`"),
-            );
-            while !value.is_empty() && !value.peek(syn::Token![,]) {
-                value.parse::<proc_macro2::TokenTree>()?;
-            }
+            )?;
             return Ok(None);
         }
     };
@@ -106,10 +159,13 @@ fn parse_count(
                 value: n,
                 span: int.span(),
             })),
-            Err(e) => {
+            Err(_) => {
                 cx.error_spanned_by(
                     int,
-                    format!("`{key}` must be a whole number that fits in `usize`: {e}"),
+                    format!(
+                        "`{key} = {}` is too large; it must fit in `usize`",
+                        int.base10_digits()
+                    ),
                 );
                 Ok(None)
             }
@@ -119,6 +175,37 @@ fn parse_count(
                 other,
                 format!("expected an integer literal for `{key}`, as in `{key} = 20`"),
             );
+            skip_rest(value)?;
+            Ok(None)
+        }
+    }
+}
+
+/// Parses `crate = "path"`; records an error at the value if it is not a string holding a
+/// path.
+fn parse_crate(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<syn::Path>>> {
+    const EXAMPLE: &str = "crate = \"my_crate::stitch\"";
+    if !expect_value(cx, meta, EXAMPLE)? {
+        return Ok(None);
+    }
+    let value = meta.value()?;
+    if !value.peek(syn::LitStr) {
+        bad_value(
+            cx,
+            meta,
+            value,
+            format!("expected a string literal for `crate`, as in `{EXAMPLE}`"),
+        )?;
+        return Ok(None);
+    }
+    let lit: syn::LitStr = value.parse()?;
+    match lit.parse::<syn::Path>() {
+        Ok(path) => Ok(Some(Spanned {
+            value: path,
+            span: lit.span(),
+        })),
+        Err(_) => {
+            cx.error_spanned_by(&lit, format!("`crate` must be a path, as in `{EXAMPLE}`"));
             Ok(None)
         }
     }
@@ -131,25 +218,11 @@ impl ContainerAttrs {
         for attr in stitch_attrs(attrs) {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("crate") {
-                    let value = meta.value()?;
-                    let lit: syn::LitStr = value.parse()?;
-                    let parsed = match lit.parse::<syn::Path>() {
-                        Ok(path) => Some(path),
-                        Err(_) => {
-                            cx.error_spanned_by(
-                                &lit,
-                                "`crate` must be a path, as in `crate = \"my_crate::stitch\"`",
-                            );
-                            None
-                        }
-                    };
+                    let parsed = parse_crate(cx, &meta)?;
                     if out.krate.is_some() {
                         duplicate(cx, &meta);
-                    } else if let Some(path) = parsed {
-                        out.krate = Some(Spanned {
-                            value: path,
-                            span: lit.span(),
-                        });
+                    } else {
+                        out.krate = parsed;
                     }
                     Ok(())
                 } else {

@@ -172,7 +172,68 @@ impl<T> OneOrManyVisitor<T> {
     where
         T: Deserialize<'de>,
     {
-        T::deserialize(de).map(OneOrMany::One)
+        T::deserialize(One(de)).map(OneOrMany::One)
+    }
+}
+
+/// Hands a value already seen by [`OneOrManyVisitor`] to `T`. serde's value deserializers
+/// refuse a newtype struct and an `Option` around a present value; a self-describing format
+/// reads both transparently, so this wrapper does too and forwards everything else.
+struct One<D>(D);
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
+            self.0.$method($($arg,)* visitor)
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for One<D> {
+    type Error = D::Error;
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    forward! {
+        deserialize_any();
+        deserialize_bool();
+        deserialize_i8();
+        deserialize_i16();
+        deserialize_i32();
+        deserialize_i64();
+        deserialize_i128();
+        deserialize_u8();
+        deserialize_u16();
+        deserialize_u32();
+        deserialize_u64();
+        deserialize_u128();
+        deserialize_f32();
+        deserialize_f64();
+        deserialize_char();
+        deserialize_str();
+        deserialize_string();
+        deserialize_bytes();
+        deserialize_byte_buf();
+        deserialize_unit();
+        deserialize_unit_struct(name: &'static str);
+        deserialize_seq();
+        deserialize_tuple(len: usize);
+        deserialize_tuple_struct(name: &'static str, len: usize);
+        deserialize_map();
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        deserialize_identifier();
+        deserialize_ignored_any();
     }
 }
 
@@ -224,11 +285,12 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for OneOrManyVisitor<T> {
     }
 
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Self::one(UnitDeserializer::<E>::new())
+        // Not wrapped: `null` is `None` for an `Option<T>`.
+        T::deserialize(UnitDeserializer::<E>::new()).map(OneOrMany::One)
     }
 
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Self::one(UnitDeserializer::<E>::new())
+        T::deserialize(UnitDeserializer::<E>::new()).map(OneOrMany::One)
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {

@@ -1,0 +1,42 @@
+//! Shared test types and helpers for stitch's integration tests.
+//!
+//! Each type derives both `serde::Deserialize` and `ToolArgs`, so every test can compare what
+//! stitch reports against what serde reads.
+
+use serde_json::Value;
+use stitch_runtime::{ArgsError, IssueKind, ToolArgs};
+
+/// The outcome of one call through the three surfaces.
+#[derive(Debug)]
+pub struct Surfaces<T> {
+    /// `T::from_value`
+    pub from_value: Result<T, ArgsError>,
+    /// `T::from_json` of the same arguments' text
+    pub from_json: Result<T, ArgsError>,
+    /// `T::coerce_value` and the value it left
+    pub coerced: (Result<(), ArgsError>, Value),
+}
+
+/// Runs `args` through all three surfaces.
+pub fn surfaces<T: ToolArgs>(args: &Value) -> Surfaces<T> {
+    let mut coerced = args.clone();
+    let result = T::coerce_value(&mut coerced);
+    Surfaces {
+        from_value: T::from_value(args.clone()),
+        from_json: T::from_json(&args.to_string()),
+        coerced: (result, coerced),
+    }
+}
+
+/// The `(path, kind)` of each issue.
+pub fn issues(err: &ArgsError) -> Vec<(String, IssueKind)> {
+    err.issues()
+        .iter()
+        .map(|i| (i.path().to_owned(), i.kind()))
+        .collect()
+}
+
+/// The refusal message R3 prescribes for `path`.
+pub fn text_list_message(path: &str) -> String {
+    format!("{path} is a list written as text \u{2014} pass the array itself, not JSON written as text")
+}

@@ -1,0 +1,183 @@
+//! Every row of the test vector table of `coercion-rules.md`, through all three surfaces.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
+use stitch_tests::{issues, surfaces, text_list_message};
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Tags {
+    tags: Vec<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Meta {
+    x: f64,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct WithMeta {
+    meta: Meta,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct OptionalTags {
+    tags: Option<Vec<String>>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Names3 {
+    #[stitch(max_items = 3)]
+    names: OneOrMany<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Row {
+    #[stitch(max_items = 3)]
+    names: Option<OneOrMany<String>>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Rows {
+    rows: Vec<Row>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Names1 {
+    #[stitch(max_items = 1)]
+    names: OneOrMany<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum Pick {
+    Name(String),
+    Ids(Vec<u32>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Picker {
+    pick: Pick,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Paths20 {
+    #[stitch(max_items = 20)]
+    paths: OneOrMany<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Paths {
+    paths: OneOrMany<String>,
+}
+
+/// A row whose outcome is a value: all three surfaces agree, and `coerce_value` leaves
+/// exactly `expected`.
+fn repaired<T: ToolArgs + PartialEq + std::fmt::Debug>(args: Value, expected: Value) {
+    let s = surfaces::<T>(&args);
+    let want: T = serde_json::from_value(expected.clone()).expect("expected value deserializes");
+    assert_eq!(s.from_value.as_ref().unwrap(), &want, "from_value of {args}");
+    assert_eq!(s.from_json.as_ref().unwrap(), &want, "from_json of {args}");
+    assert!(s.coerced.0.is_ok(), "coerce_value of {args}: {:?}", s.coerced.0);
+    assert_eq!(s.coerced.1, expected, "coerce_value of {args}");
+}
+
+/// A row whose outcome is a refusal at `path`: all three surfaces refuse with the exact
+/// message, and `coerce_value` leaves the value as it was.
+fn refused<T: ToolArgs + std::fmt::Debug>(args: Value, path: &str) {
+    let s = surfaces::<T>(&args);
+    for (surface, result) in [("from_value", s.from_value.as_ref().err()), ("from_json", s.from_json.as_ref().err())] {
+        let err = result.unwrap_or_else(|| panic!("{surface} accepted {args}"));
+        assert_eq!(issues(err), [(path.to_owned(), IssueKind::TextList)], "{surface} of {args}");
+        assert_eq!(err.to_string(), text_list_message(path), "{surface} of {args}");
+    }
+    let err = s.coerced.0.expect_err("coerce_value refuses");
+    assert_eq!(issues(&err), [(path.to_owned(), IssueKind::TextList)]);
+    assert_eq!(s.coerced.1, args, "a refused call leaves the value as it was");
+}
+
+/// A row whose outcome is the value kept as it is.
+fn kept<T: ToolArgs + PartialEq + std::fmt::Debug>(args: Value) {
+    repaired::<T>(args.clone(), args);
+}
+
+#[test]
+fn text_list_for_vec_is_repaired() {
+    repaired::<Tags>(json!({"tags": "[\"a\",\"b\"]"}), json!({"tags": ["a", "b"]}));
+}
+
+#[test]
+fn object_text_for_struct_is_repaired() {
+    repaired::<WithMeta>(json!({"meta": "{\"x\":42}"}), json!({"meta": {"x": 42}}));
+}
+
+#[test]
+fn text_list_for_optional_vec_is_repaired() {
+    repaired::<OptionalTags>(json!({"tags": "[\"x\"]"}), json!({"tags": ["x"]}));
+}
+
+#[test]
+fn not_json_for_vec_is_a_type_error_at_the_field() {
+    let args = json!({"tags": "not-json"});
+    let s = surfaces::<Tags>(&args);
+    for err in [s.from_value.unwrap_err(), s.from_json.unwrap_err()] {
+        assert_eq!(issues(&err), [("tags".to_owned(), IssueKind::Invalid)]);
+        assert!(err.to_string().starts_with("tags: invalid type: string \"not-json\""), "{err}");
+    }
+    // The raw surface deserializes nothing: the string is left for the type check.
+    assert!(s.coerced.0.is_ok());
+    assert_eq!(s.coerced.1, args);
+}
+
+#[test]
+fn text_list_for_one_or_many_is_refused() {
+    refused::<Names3>(json!({"names": "[\"a\",\"b\"]"}), "names");
+}
+
+#[test]
+fn text_list_in_nested_row_is_refused_with_dotted_path() {
+    refused::<Rows>(json!({"rows": [{"names": " [\"a\"]"}]}), "rows.0.names");
+}
+
+#[test]
+fn empty_text_list_is_refused() {
+    refused::<Names3>(json!({"names": "[]"}), "names");
+}
+
+#[test]
+fn plain_values_stay_one_value() {
+    for text in ["[preview].png", "plain", "[\"a\",\"b\"]", "[1,2", "[{\"a\":1}]", "123"] {
+        kept::<Names1>(json!({ "names": text }));
+        let got = Names1::from_value(json!({ "names": text })).unwrap();
+        assert_eq!(got.names, OneOrMany::One(text.to_owned()));
+    }
+}
+
+#[test]
+fn untagged_string_variant_keeps_a_string_list() {
+    kept::<Picker>(json!({"pick": "[\"a\"]"}));
+    let got = Picker::from_value(json!({"pick": "[\"a\"]"})).unwrap();
+    assert_eq!(got.pick, Pick::Name("[\"a\"]".to_owned()));
+}
+
+#[test]
+fn untagged_number_list_is_refused() {
+    refused::<Picker>(json!({"pick": "[1,2]"}), "pick");
+}
+
+#[test]
+fn whitespace_around_text_list_is_refused() {
+    refused::<Paths20>(json!({"paths": "  [\"https://example.com/pic.png\"]\n"}), "paths");
+}
+
+#[test]
+fn text_list_inside_real_array_is_a_plain_string() {
+    kept::<Paths>(json!({"paths": ["[\"nested/pic.png\"]"]}));
+    let got = Paths::from_value(json!({"paths": ["[\"nested/pic.png\"]"]})).unwrap();
+    assert_eq!(got.paths, OneOrMany::Many(vec!["[\"nested/pic.png\"]".to_owned()]));
+}
+
+#[test]
+fn bracketed_names_in_real_array_are_kept() {
+    kept::<Paths>(json!({"paths": ["nested/pic.png", "[preview].PNG"]}));
+}

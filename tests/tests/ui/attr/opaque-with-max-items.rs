@@ -1,0 +1,10 @@
+use serde::Deserialize;
+use stitch_runtime::ToolArgs;
+
+#[derive(Deserialize, ToolArgs)]
+struct Tags {
+    #[stitch(opaque, max_items = 3)]
+    tags: Vec<String>,
+}
+
+fn main() {}
