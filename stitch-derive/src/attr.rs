@@ -41,11 +41,34 @@ fn stitch_attrs(attrs: &[syn::Attribute]) -> impl Iterator<Item = &syn::Attribut
     attrs.iter().filter(|a| a.path().is_ident("stitch"))
 }
 
+/// The `#[stitch(...)]` attributes written with parentheses; an error for each other form
+/// (`#[stitch]`, `#[stitch = "…"]`).
+fn listed<'a>(
+    cx: &'a Ctxt,
+    attrs: &'a [syn::Attribute],
+    expected: &'a str,
+) -> impl Iterator<Item = &'a syn::Attribute> {
+    stitch_attrs(attrs).filter(move |attr| match &attr.meta {
+        syn::Meta::List(_) => true,
+        other => {
+            cx.error_spanned_by(
+                other,
+                format!("`stitch` takes its keys in parentheses, as in `#[stitch(...)]`; expected one of {expected}"),
+            );
+            false
+        }
+    })
+}
+
+/// The key as written: `max_items`, or `a::b` for a path.
 fn key_name(meta: &ParseNestedMeta) -> String {
-    meta.path
-        .get_ident()
-        .map(|i| i.to_string())
-        .unwrap_or_else(|| quote::quote!(#(meta.path)).to_string())
+    let segments = meta.path.segments.iter().map(|s| s.ident.to_string());
+    let joined = segments.collect::<Vec<_>>().join("::");
+    if meta.path.leading_colon.is_some() {
+        format!("::{joined}")
+    } else {
+        joined
+    }
 }
 
 /// Skips whatever follows an unknown key (`= value` or `(…)`), so parsing can go on.
@@ -215,7 +238,7 @@ impl ContainerAttrs {
     /// Reads every `#[stitch(...)]` on the container.
     pub fn from_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> ContainerAttrs {
         let mut out = ContainerAttrs::default();
-        for attr in stitch_attrs(attrs) {
+        for attr in listed(cx, attrs, CONTAINER_KEYS) {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("crate") {
                     let parsed = parse_crate(cx, &meta)?;
@@ -241,7 +264,7 @@ impl FieldAttrs {
     /// Reads every `#[stitch(...)]` on a field.
     pub fn from_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> FieldAttrs {
         let mut out = FieldAttrs::default();
-        for attr in stitch_attrs(attrs) {
+        for attr in listed(cx, attrs, FIELD_KEYS) {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("max_items") {
                     let n = parse_count(cx, &meta, "max_items")?;

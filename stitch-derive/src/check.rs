@@ -54,6 +54,16 @@ fn check_field(cx: &Ctxt, field: &Field) {
             }
         }
     }
+    if attrs.opaque.is_none() && !field.skip {
+        // The walk of a tuple takes no bounds (its length is fixed), though serde reads it from
+        // an array; the `const` check of the array form would let it through.
+        if let (Some(bound), syn::Type::Tuple(tuple)) = (bound_key(attrs), ungroup(field.ty)) {
+            cx.error_spanned_by(
+                tuple,
+                format!("`{bound}` applies only to a field with an array form: `OneOrMany<T>`, `Vec<T>` or another sequence; a tuple has a fixed length"),
+            );
+        }
+    }
     if field.skip {
         if let Some(span) = attrs
             .max_items
@@ -65,6 +75,28 @@ fn check_field(cx: &Ctxt, field: &Field) {
                 span,
                 "this field is skipped by serde, so item bounds on it would never be checked",
             ));
+        }
+    }
+}
+
+/// The first item bound on a field, by its key.
+fn bound_key(attrs: &crate::attr::FieldAttrs) -> Option<&'static str> {
+    if attrs.max_items.is_some() {
+        Some("max_items")
+    } else if attrs.min_items.is_some() {
+        Some("min_items")
+    } else {
+        None
+    }
+}
+
+/// The type inside any invisible groups and parentheses (`(T)`, a `$ty` of a macro).
+fn ungroup(mut ty: &syn::Type) -> &syn::Type {
+    loop {
+        match ty {
+            syn::Type::Group(group) => ty = &group.elem,
+            syn::Type::Paren(paren) => ty = &paren.elem,
+            _ => return ty,
         }
     }
 }

@@ -173,6 +173,9 @@ impl Cx {
             return;
         }
         if self.issues.len() < MAX_ISSUES {
+            if self.issues.capacity() == 0 {
+                self.issues.reserve_exact(4);
+            }
             self.issues.push(issue());
         } else {
             self.omitted += 1;

@@ -64,11 +64,13 @@ impl Issue {
 
     /// The refusal of a list written as text at `path` (rule R3).
     pub fn text_list(path: impl Into<String>) -> Issue {
+        const TAIL: &str =
+            " is a list written as text \u{2014} pass the array itself, not JSON written as text";
         let path = path.into();
-        let message = format!(
-            "{} is a list written as text \u{2014} pass the array itself, not JSON written as text",
-            display_path(&path)
-        );
+        let shown = display_path(&path);
+        let mut message = String::with_capacity(shown.len() + TAIL.len());
+        message.push_str(shown);
+        message.push_str(TAIL);
         Issue::new(IssueKind::TextList, path, message)
     }
 

@@ -64,34 +64,77 @@ impl<'a> Path<'a> {
     }
 
     /// The dotted form: segments joined with `.`, indices in decimal, the root as `""`.
+    /// One allocation, of the exact length.
     pub fn render(&self) -> String {
-        self.to_string()
+        let mut out = String::with_capacity(self.rendered_len());
+        self.write_to(&mut out);
+        out
     }
+
+    fn rendered_len(&self) -> usize {
+        let mut len = 0usize;
+        let mut segments = 0usize;
+        let mut node = Some(self);
+        while let Some(p) = node {
+            len += match p.segment {
+                Segment::Root => 0,
+                Segment::Field(name) => name.len(),
+                Segment::Key(key) => key.len(),
+                Segment::Index(i) => decimal_len(i),
+            };
+            if !matches!(p.segment, Segment::Root) {
+                segments += 1;
+            }
+            node = p.parent;
+        }
+        len + segments.saturating_sub(1)
+    }
+
+    /// Writes parents first; `true` when a segment was written. Recursion depth is the
+    /// path's length, which the walk bounds.
+    fn write_to(&self, out: &mut String) -> bool {
+        let wrote_parent = self.parent.is_some_and(|p| p.write_to(out));
+        let mut digits = [0u8; 20];
+        let text = match self.segment {
+            Segment::Root => return wrote_parent,
+            Segment::Field(name) => name,
+            Segment::Key(key) => key,
+            Segment::Index(i) => format_decimal(i, &mut digits),
+        };
+        if wrote_parent {
+            out.push('.');
+        }
+        out.push_str(text);
+        true
+    }
+}
+
+fn decimal_len(mut i: usize) -> usize {
+    let mut n = 1;
+    while i >= 10 {
+        i /= 10;
+        n += 1;
+    }
+    n
+}
+
+fn format_decimal(mut i: usize, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    core::str::from_utf8(&buf[at..]).unwrap_or_default()
 }
 
 impl fmt::Display for Path<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Rendering happens only when an issue is reported, so collecting the chain is fine.
-        let mut chain = Vec::new();
-        let mut node = Some(self);
-        while let Some(p) = node {
-            if !matches!(p.segment, Segment::Root) {
-                chain.push(p.segment);
-            }
-            node = p.parent;
-        }
-        for (n, segment) in chain.iter().rev().enumerate() {
-            if n > 0 {
-                f.write_str(".")?;
-            }
-            match *segment {
-                Segment::Root => {}
-                Segment::Field(name) => f.write_str(name)?,
-                Segment::Key(key) => f.write_str(key)?,
-                Segment::Index(i) => write!(f, "{i}")?,
-            }
-        }
-        Ok(())
+        f.write_str(&self.render())
     }
 }
 

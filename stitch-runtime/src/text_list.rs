@@ -1,47 +1,411 @@
-//! TEMPORARY: replaced by the zero-allocation scanner.
-#![allow(missing_docs)]
+//! Recognises lists that a model wrote as JSON *text* instead of as a real array.
+//!
+//! A tool argument typed as an array sometimes arrives as a string such as
+//! `"[\"a.png\", \"b.png\"]"`. [`is_text_list`] answers, without building anything, whether
+//! such a string is one JSON array whose elements the array's item type would accept and
+//! whose length fits the schema's [`Bounds`]. It agrees exactly with the oracle
+//!
+//! ```text
+//! starts_with_bracket(text) && serde_json::from_str::<Vec<T>>(text).is_ok_and(|v| bounds.contains(v.len()))
+//! ```
+//!
+//! when the caller's `accepts` closure agrees with `serde_json::from_str::<T>` on each
+//! element's text. That includes serde_json's recursion limit: at most 127 arrays or objects
+//! may be open at once, the outer array included.
+//!
+//! [`is_json_string`], [`decode_json_string`] and [`is_json_char`] are fast `accepts`
+//! closures (and decoders) for string and char items, agreeing with
+//! `serde_json::from_str::<String>` and `serde_json::from_str::<char>`.
+//!
+//! Nothing in this module allocates, recurses or panics; every function runs in time linear
+//! in its input and stops at the first byte that settles the answer. Nesting is tracked with
+//! a fixed 128-bit stack, and runs of plain string bytes are skipped eight at a time.
+
+/// How many arrays or objects serde_json lets be open at once, the outer array included.
+///
+/// serde_json starts with a budget of 128 and fails when an opening bracket brings it to 0,
+/// so 127 levels are accepted and the 128th is refused (checked against
+/// `from_str::<Vec<serde_json::Value>>` and `from_str::<Vec<Vec<…>>>`).
+const MAX_DEPTH: u32 = 127;
+
+/// Inclusive bounds on the number of items of an array form. `max == usize::MAX` means unbounded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Bounds {
+    /// Fewest items allowed.
     pub min: usize,
+    /// Most items allowed; `usize::MAX` means no upper bound.
     pub max: usize,
 }
+
 impl Bounds {
+    /// No bounds.
     pub const NONE: Bounds = Bounds {
         min: 0,
         max: usize::MAX,
     };
+
+    /// Bounds from optional `minItems` / `maxItems`; a missing side is unbounded.
     pub const fn new(min: Option<usize>, max: Option<usize>) -> Bounds {
         Bounds {
             min: match min {
-                Some(m) => m,
+                Some(min) => min,
                 None => 0,
             },
             max: match max {
-                Some(m) => m,
+                Some(max) => max,
                 None => usize::MAX,
             },
         }
     }
+
+    /// True when `len` items satisfy both bounds.
     pub const fn contains(&self, len: usize) -> bool {
-        len >= self.min && len <= self.max
+        self.min <= len && len <= self.max
     }
+
+    /// True when no bound is set (every length is allowed).
     pub const fn is_none(&self) -> bool {
         self.min == 0 && self.max == usize::MAX
     }
 }
+
+/// True when `text`, after leading JSON whitespace (space, tab, LF, CR only), starts with `[`,
+/// the whole text parses as one JSON array (surrounding JSON whitespace allowed, nothing else
+/// after it), every element is accepted by `accepts` (called with the exact text of the
+/// element, no surrounding whitespace), and the number of elements is within `bounds`.
+///
+/// This equals
+/// `starts-with-'[' && serde_json::from_str::<Vec<T>>(text).is_ok_and(|v| bounds.contains(v.len()))`
+/// whenever `accepts(e) == serde_json::from_str::<T>(e).is_ok()` for each element text `e`.
+/// The structure is validated the way serde_json validates any value (full number, literal,
+/// escape and control-character rules, no trailing commas, nesting at most 127
+/// open arrays/objects, the outer one included);
+/// checks that depend on `T`, such as pairing of `\u` surrogates, are left to `accepts`.
+///
+/// Returns false as soon as the answer is known: the first byte is not `[`, a syntax error, an
+/// element beyond `bounds.max`, or an element that `accepts` rejects; `accepts` is called
+/// once per element, in order, as soon as the element has been scanned. Never allocates,
+/// never recurses, never panics, linear time.
+///
+/// One known divergence: serde_json does not limit nesting inside values that `T` ignores
+/// (for example unknown fields of a struct), whereas this function always applies the limit
+/// of 127 open arrays/objects.
 pub fn is_text_list(text: &str, mut accepts: impl FnMut(&str) -> bool, bounds: Bounds) -> bool {
-    let t = text.trim_start_matches([' ', '\t', '\n', '\r']);
-    if !t.starts_with('[') {
+    let b = text.as_bytes();
+    let mut i = skip_ws(b, 0);
+    if b.get(i) != Some(&b'[') {
         return false;
     }
-    match serde_json::from_str::<Vec<serde_json::Value>>(text) {
-        Ok(v) => bounds.contains(v.len()) && v.iter().all(|e| accepts(&e.to_string())),
-        Err(_) => false,
+    i = skip_ws(b, i + 1);
+    let mut count = 0usize;
+    if b.get(i) != Some(&b']') {
+        loop {
+            if count >= bounds.max {
+                return false;
+            }
+            let Some(end) = scan_value(b, i) else {
+                return false;
+            };
+            match text.get(i..end) {
+                Some(element) if accepts(element) => count += 1,
+                _ => return false,
+            }
+            i = skip_ws(b, end);
+            match b.get(i) {
+                Some(b',') => i = skip_ws(b, i + 1),
+                Some(b']') => break,
+                _ => return false,
+            }
+        }
+    }
+    skip_ws(b, i + 1) == b.len() && count >= bounds.min
+}
+
+/// True when `token` is exactly one JSON string literal (with its quotes, no surrounding
+/// whitespace) that `serde_json::from_str::<String>(token)` accepts.
+///
+/// Escapes are `\" \\ \/ \b \f \n \r \t` and `\uXXXX` (hex digits of either case); a `\u`
+/// high surrogate must be followed directly by a `\u` low surrogate, and a low surrogate may
+/// not stand alone. Raw control characters U+0000..=U+001F are rejected; U+007F and all
+/// other characters are allowed. No allocation.
+pub fn is_json_string(token: &str) -> bool {
+    let b = token.as_bytes();
+    b.first() == Some(&b'"') && scan_str::<true>(b, 1, |_| {}) == Some(b.len())
+}
+
+/// Decodes a JSON string literal token, calling `f` with each decoded char in order.
+///
+/// Returns true when `token` is one string literal that `serde_json::from_str::<String>`
+/// accepts (see [`is_json_string`]); the chars passed to `f` then spell that `String`.
+/// Returns false, possibly after some calls to `f`, for any other token. No allocation.
+pub fn decode_json_string(token: &str, mut f: impl FnMut(char)) -> bool {
+    let b = token.as_bytes();
+    b.first() == Some(&b'"')
+        && scan_str::<true>(b, 1, |piece| match piece {
+            Piece::Run(start, end) => token
+                .get(start..end)
+                .into_iter()
+                .flat_map(str::chars)
+                .for_each(&mut f),
+            Piece::Char(c) => f(c),
+        }) == Some(b.len())
+}
+
+/// True when `token` is a JSON string literal that `serde_json::from_str::<char>` accepts:
+/// a valid string (see [`is_json_string`]) that decodes to exactly one char. No allocation.
+pub fn is_json_char(token: &str) -> bool {
+    let mut chars = 0usize;
+    decode_json_string(token, |_| chars += 1) && chars == 1
+}
+
+/// Part of a decoded string body, handed to the sink of [`scan_str`].
+enum Piece {
+    /// Bytes `start..end` of the input, copied verbatim (no quote, backslash or control byte).
+    Run(usize, usize),
+    /// One char produced by an escape.
+    Char(char),
+}
+
+/// Index of the first non-whitespace byte at or after `i` (JSON whitespace only).
+#[inline]
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// Finds the end of the JSON value starting at `b[i]` (whitespace already skipped) that is an
+/// element of the outer array; returns the index just past it.
+///
+/// Iterative: `stack` holds one bit per open container (1 = object), innermost in bit 0.
+/// `depth` counts those containers, so `depth + 1` (the outer array) is serde_json's depth.
+fn scan_value(b: &[u8], mut i: usize) -> Option<usize> {
+    let mut stack: u128 = 0;
+    let mut depth: u32 = 0;
+    loop {
+        // A value is due at `i`.
+        let c = *b.get(i)?;
+        i = match c {
+            b'"' => scan_str::<false>(b, i + 1, |_| {})?,
+            b'-' | b'0'..=b'9' => scan_number(b, i)?,
+            b't' => literal(b, i, b"true")?,
+            b'f' => literal(b, i, b"false")?,
+            b'n' => literal(b, i, b"null")?,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth + 1 > MAX_DEPTH {
+                    return None;
+                }
+                let object = c == b'{';
+                stack = stack << 1 | u128::from(object);
+                i = skip_ws(b, i + 1);
+                let close = if object { b'}' } else { b']' };
+                if b.get(i) != Some(&close) {
+                    if object {
+                        i = object_key(b, i)?;
+                    }
+                    continue;
+                }
+                depth -= 1;
+                stack >>= 1;
+                i + 1
+            }
+            _ => return None,
+        };
+        // A value ended just before `i`: close containers until another value is due.
+        loop {
+            if depth == 0 {
+                return Some(i);
+            }
+            i = skip_ws(b, i);
+            let object = stack & 1 == 1;
+            match (*b.get(i)?, object) {
+                (b',', false) => i = skip_ws(b, i + 1),
+                (b',', true) => i = object_key(b, skip_ws(b, i + 1))?,
+                (b']', false) | (b'}', true) => {
+                    i += 1;
+                    depth -= 1;
+                    stack >>= 1;
+                    continue;
+                }
+                _ => return None,
+            }
+            break;
+        }
     }
 }
-pub fn is_json_string(token: &str) -> bool {
-    serde_json::from_str::<String>(token).is_ok()
+
+/// Scans an object key at `b[i]` and the colon after it; returns where the value starts.
+fn object_key(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let i = skip_ws(b, scan_str::<false>(b, i + 1, |_| {})?);
+    (b.get(i) == Some(&b':')).then(|| skip_ws(b, i + 1))
 }
-pub fn is_json_char(token: &str) -> bool {
-    serde_json::from_str::<char>(token).is_ok()
+
+/// Matches the literal `word` at `b[i]`; returns the index just past it.
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b.get(i..)?.starts_with(word).then_some(i + word.len())
+}
+
+/// Scans `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` at `b[i]`; returns the index just past
+/// it. What may follow (a digit after a leading `0`, say) is the caller's business.
+fn scan_number(b: &[u8], mut i: usize) -> Option<usize> {
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    i = match *b.get(i)? {
+        b'0' => i + 1,
+        b'1'..=b'9' => digits(b, i),
+        _ => return None,
+    };
+    if b.get(i) == Some(&b'.') {
+        i = some_digits(b, i + 1)?;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        i = some_digits(b, i)?;
+    }
+    Some(i)
+}
+
+/// Index of the first non-digit at or after `i`.
+#[inline]
+fn digits(b: &[u8], mut i: usize) -> usize {
+    while b.get(i).is_some_and(u8::is_ascii_digit) {
+        i += 1;
+    }
+    i
+}
+
+/// Like [`digits`], but at least one digit is required.
+#[inline]
+fn some_digits(b: &[u8], i: usize) -> Option<usize> {
+    let end = digits(b, i);
+    (end > i).then_some(end)
+}
+
+/// Scans a string body starting at `b[i]`, just after the opening quote; returns the index just
+/// past the closing quote, or `None` if serde_json would refuse the string.
+///
+/// With `STRICT`, `\u` escapes must form chars (surrogates correctly paired), as when
+/// deserializing a `String`, and `sink` receives the decoded pieces in order. Without it, `\u`
+/// needs only four hex digits, the rule serde_json applies to every string it scans, and
+/// `sink` receives nothing.
+#[inline]
+fn scan_str<const STRICT: bool>(
+    b: &[u8],
+    mut i: usize,
+    mut sink: impl FnMut(Piece),
+) -> Option<usize> {
+    loop {
+        let j = find_special(b, i);
+        if STRICT && j > i {
+            sink(Piece::Run(i, j));
+        }
+        match *b.get(j)? {
+            b'"' => return Some(j + 1),
+            b'\\' => {}
+            _ => return None, // a raw control character
+        }
+        let c = match *b.get(j + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let unit = hex4(b, j + 2)?;
+                i = j + 6;
+                if !STRICT {
+                    continue;
+                }
+                if (0xD800..0xDC00).contains(&unit) {
+                    // A high surrogate must be followed at once by `\u` and a low surrogate.
+                    if b.get(i..i + 2) != Some(&b"\\u"[..]) {
+                        return None;
+                    }
+                    let low = hex4(b, i + 2)?;
+                    if !(0xDC00..0xE000).contains(&low) {
+                        return None;
+                    }
+                    i += 6;
+                    sink(Piece::Char(char::from_u32(
+                        0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00),
+                    )?));
+                } else {
+                    // `from_u32` refuses a lone low surrogate.
+                    sink(Piece::Char(char::from_u32(unit)?));
+                }
+                continue;
+            }
+            _ => return None,
+        };
+        if STRICT {
+            sink(Piece::Char(c));
+        }
+        i = j + 2;
+    }
+}
+
+/// Value of the four hex digits (either case) at `b[i..i + 4]`.
+#[inline]
+fn hex4(b: &[u8], i: usize) -> Option<u32> {
+    let digits = b.get(i..)?.first_chunk::<4>()?;
+    digits
+        .iter()
+        .try_fold(0, |acc, &d| Some(acc << 4 | char::from(d).to_digit(16)?))
+}
+
+/// Index of the first `"`, `\` or control byte (< 0x20) at or after `i`, or `b.len()`.
+///
+/// Looks at eight bytes per step (SWAR). The byte tests are exact (no carry crosses a byte),
+/// so the final partial step can reuse the last eight bytes of `b` and drop those before `i`.
+#[inline]
+fn find_special(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let flags = special_flags(u64::from_le_bytes(*chunk));
+        if flags != 0 {
+            return i + (flags.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    if i >= b.len() {
+        return b.len();
+    }
+    if let Some(last) = b.last_chunk::<8>() {
+        // Fewer than eight bytes remain: test the last eight and skip the ones before `i`.
+        let skip = i + 8 - b.len();
+        let flags = special_flags(u64::from_le_bytes(*last)) >> (skip * 8);
+        return (i + (flags.trailing_zeros() / 8) as usize).min(b.len());
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Sets the high bit of each byte of `w` (little-endian) that is `"`, `\` or below 0x20.
+#[inline]
+fn special_flags(w: u64) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const LOW7: u64 = ONES * 0x7F;
+    let quote = w ^ (ONES * u64::from(b'"'));
+    let backslash = w ^ (ONES * u64::from(b'\\'));
+    // The high bit of `((v & 0x7F) + k) | v` is set when byte `v` is at least 0x80 - k; no carries.
+    let not_quote = ((quote & LOW7) + LOW7) | quote;
+    let not_backslash = ((backslash & LOW7) + LOW7) | backslash;
+    let not_control = ((w & LOW7) + ONES * 0x60) | w;
+    !(not_quote & not_backslash & not_control) & (ONES << 7)
 }

@@ -38,5 +38,7 @@ pub fn issues(err: &ArgsError) -> Vec<(String, IssueKind)> {
 
 /// The refusal message R3 prescribes for `path`.
 pub fn text_list_message(path: &str) -> String {
-    format!("{path} is a list written as text \u{2014} pass the array itself, not JSON written as text")
+    format!(
+        "{path} is a list written as text \u{2014} pass the array itself, not JSON written as text"
+    )
 }

@@ -17,13 +17,15 @@ enum External {
     Stop,
     Move(Row),
     Swap(String, Vec<u32>),
-    EditRows {
-        rows: Vec<Row>,
-    },
+    EditRows { rows: Vec<Row> },
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(tag = "type", rename_all = "kebab-case", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "type",
+    rename_all = "kebab-case",
+    rename_all_fields = "camelCase"
+)]
 enum Internal {
     Stop,
     Move(Row),
@@ -62,7 +64,11 @@ struct Call<A> {
 
 fn refused_at<T: ToolArgs + std::fmt::Debug>(args: Value, path: &str) {
     let err = T::from_value(args.clone()).unwrap_err();
-    assert_eq!(issues(&err), [(path.to_owned(), IssueKind::TextList)], "{args}");
+    assert_eq!(
+        issues(&err),
+        [(path.to_owned(), IssueKind::TextList)],
+        "{args}"
+    );
     let mut value = args.clone();
     assert!(T::coerce_value(&mut value).is_err());
     assert_eq!(value, args);
@@ -70,7 +76,10 @@ fn refused_at<T: ToolArgs + std::fmt::Debug>(args: Value, path: &str) {
 
 #[test]
 fn external_variants_are_walked_under_their_key() {
-    refused_at::<Call<External>>(json!({"action": {"move": {"names": "[\"a\"]"}}}), "action.move.names");
+    refused_at::<Call<External>>(
+        json!({"action": {"move": {"names": "[\"a\"]"}}}),
+        "action.move.names",
+    );
     refused_at::<Call<External>>(
         json!({"action": {"edit_rows": {"rows": [{"names": "[\"a\"]"}]}}}),
         "action.edit_rows.rows.0.names",
@@ -80,10 +89,17 @@ fn external_variants_are_walked_under_their_key() {
     let got = Call::<External>::from_value(json!({"action": "stop"})).unwrap();
     assert_eq!(got.action, External::Stop);
     // Variant content written as text is repaired.
-    let got = Call::<External>::from_value(json!({"action": {"edit_rows": "{\"rows\": [{\"names\": \"a\"}]}"}})).unwrap();
+    let got = Call::<External>::from_value(
+        json!({"action": {"edit_rows": "{\"rows\": [{\"names\": \"a\"}]}"}}),
+    )
+    .unwrap();
     assert_eq!(
         got.action,
-        External::EditRows { rows: vec![Row { names: OneOrMany::One("a".to_owned()) }] }
+        External::EditRows {
+            rows: vec![Row {
+                names: OneOrMany::One("a".to_owned())
+            }]
+        }
     );
 }
 
@@ -93,24 +109,44 @@ fn internal_variants_add_no_segment() {
         json!({"action": {"type": "edit-rows", "rowList": [{"names": "[\"a\"]"}]}}),
         "action.rowList.0.names",
     );
-    refused_at::<Call<Internal>>(json!({"action": {"type": "move", "names": "[\"a\"]"}}), "action.names");
-    refused_at::<Call<Internal>>(json!({"action": {"type": "view", "filePaths": "[\"a\"]"}}), "action.filePaths");
+    refused_at::<Call<Internal>>(
+        json!({"action": {"type": "move", "names": "[\"a\"]"}}),
+        "action.names",
+    );
+    refused_at::<Call<Internal>>(
+        json!({"action": {"type": "view", "filePaths": "[\"a\"]"}}),
+        "action.filePaths",
+    );
     // The whole action written as text is repaired, then walked.
-    let got = Call::<Internal>::from_value(json!({"action": "{\"type\": \"move\", \"names\": [\"a\", \"b\"]}"})).unwrap();
-    assert_eq!(got.action, Internal::Move(Row { names: OneOrMany::Many(vec!["a".into(), "b".into()]) }));
+    let got = Call::<Internal>::from_value(
+        json!({"action": "{\"type\": \"move\", \"names\": [\"a\", \"b\"]}"}),
+    )
+    .unwrap();
+    assert_eq!(
+        got.action,
+        Internal::Move(Row {
+            names: OneOrMany::Many(vec!["a".into(), "b".into()])
+        })
+    );
     // An unknown tag is left to serde.
-    let err = Call::<Internal>::from_value(json!({"action": {"type": "fly", "names": "[\"a\"]"}})).unwrap_err();
+    let err = Call::<Internal>::from_value(json!({"action": {"type": "fly", "names": "[\"a\"]"}}))
+        .unwrap_err();
     assert_eq!(err.issues()[0].kind(), IssueKind::Invalid);
 }
 
 #[test]
 fn adjacent_content_is_walked_under_the_content_key() {
-    refused_at::<Call<Adjacent>>(json!({"action": {"t": "Move", "c": {"names": "[\"a\"]"}}}), "action.c.names");
+    refused_at::<Call<Adjacent>>(
+        json!({"action": {"t": "Move", "c": {"names": "[\"a\"]"}}}),
+        "action.c.names",
+    );
     refused_at::<Call<Adjacent>>(
         json!({"action": {"c": {"rows": [{"names": "[\"a\"]"}]}, "t": "Edit"}}),
         "action.c.rows.0.names",
     );
-    let got = Call::<Adjacent>::from_value(json!({"action": {"t": "Swap", "c": "[\"x\", \"[3]\"]"}})).unwrap();
+    let got =
+        Call::<Adjacent>::from_value(json!({"action": {"t": "Swap", "c": "[\"x\", \"[3]\"]"}}))
+            .unwrap();
     assert_eq!(got.action, Adjacent::Swap("x".to_owned(), vec![3]));
 }
 
@@ -140,5 +176,10 @@ fn untagged_without_a_string_member_repairs() {
     let got = Call::<NoStrings>::from_value(json!({"action": "[1, 2]"})).unwrap();
     assert_eq!(got.action, NoStrings::Ids(vec![1, 2]));
     let got = Call::<NoStrings>::from_value(json!({"action": "{\"names\": \"x\"}"})).unwrap();
-    assert_eq!(got.action, NoStrings::Row { names: OneOrMany::One("x".into()) });
+    assert_eq!(
+        got.action,
+        NoStrings::Row {
+            names: OneOrMany::One("x".into())
+        }
+    );
 }

@@ -27,8 +27,14 @@ fn args_error_is_a_proper_error() {
 
 #[test]
 fn deserialization_failures_name_their_path() {
-    let err = Edit::from_value(json!({"file": "a", "rows": [{"names": "x"}, {"names": "y", "weight": 300}]})).unwrap_err();
-    assert_eq!(issues(&err), [("rows.1.weight".to_owned(), IssueKind::Invalid)]);
+    let err = Edit::from_value(
+        json!({"file": "a", "rows": [{"names": "x"}, {"names": "y", "weight": 300}]}),
+    )
+    .unwrap_err();
+    assert_eq!(
+        issues(&err),
+        [("rows.1.weight".to_owned(), IssueKind::Invalid)]
+    );
     assert_eq!(
         err.to_string(),
         "rows.1.weight: invalid value: integer `300`, expected u8"
@@ -42,12 +48,18 @@ fn deserialization_failures_name_their_path() {
 fn malformed_json_text_is_one_invalid_issue() {
     let err = Edit::from_json("{\"file\": ").unwrap_err();
     assert_eq!(issues(&err), [(String::new(), IssueKind::Invalid)]);
-    assert!(err.to_string().starts_with("the arguments are not valid JSON: "), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("the arguments are not valid JSON: "),
+        "{err}"
+    );
 }
 
 #[test]
 fn serializes_for_a_json_rpc_error() {
-    let err = Edit::from_value(json!({"file": "a", "rows": [{"names": "[\"x\"]"}, {"names": "[]"}]})).unwrap_err();
+    let err =
+        Edit::from_value(json!({"file": "a", "rows": [{"names": "[\"x\"]"}, {"names": "[]"}]}))
+            .unwrap_err();
     let value = serde_json::to_value(&err).unwrap();
     assert_eq!(
         value,

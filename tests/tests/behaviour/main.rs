@@ -6,5 +6,5 @@ mod one_or_many;
 mod properties;
 mod rules;
 mod serde_names;
-// mod text_list; (added by the scanner work)
+mod text_list;
 mod vectors;

@@ -35,8 +35,14 @@ fn reads_structs_and_options_as_one_value() {
 
 #[test]
 fn writes_back_the_form_it_came_from() {
-    assert_eq!(serde_json::to_value(OneOrMany::One("a")).unwrap(), json!("a"));
-    assert_eq!(serde_json::to_value(OneOrMany::Many(vec!["a"])).unwrap(), json!(["a"]));
+    assert_eq!(
+        serde_json::to_value(OneOrMany::One("a")).unwrap(),
+        json!("a")
+    );
+    assert_eq!(
+        serde_json::to_value(OneOrMany::Many(vec!["a"])).unwrap(),
+        json!(["a"])
+    );
 }
 
 #[test]

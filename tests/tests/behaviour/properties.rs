@@ -18,13 +18,17 @@ struct Rows {
 }
 
 fn oracle(text: &str, max: usize) -> bool {
-    text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('[')
+    text.trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('[')
         && serde_json::from_str::<Vec<String>>(text).is_ok_and(|v| v.len() <= max)
 }
 
 fn ws() -> impl Strategy<Value = String> {
-    proptest::collection::vec(prop_oneof![Just(' '), Just('\t'), Just('\n'), Just('\r')], 0..3)
-        .prop_map(|v| v.into_iter().collect())
+    proptest::collection::vec(
+        prop_oneof![Just(' '), Just('\t'), Just('\n'), Just('\r')],
+        0..3,
+    )
+    .prop_map(|v| v.into_iter().collect())
 }
 
 proptest! {

@@ -121,14 +121,20 @@ fn r1_text_is_repaired_at_every_structured_position() {
     let typed = Everything::from_value(coerced).unwrap();
     assert_eq!(typed.tuple, Some(("a".to_owned(), vec![1])));
     assert_eq!(typed.numbers, Some(OneOrMany::One(5)));
-    assert_eq!(typed.shared.unwrap().names, OneOrMany::Many(vec!["s".to_owned()]));
+    assert_eq!(
+        typed.shared.unwrap().names,
+        OneOrMany::Many(vec!["s".to_owned()])
+    );
 }
 
 #[test]
 fn r1_text_written_twice_is_repaired() {
     let twice = serde_json::to_string(&json!(["a", "b"]).to_string()).unwrap();
     let args = json!({ "tags": serde_json::from_str::<Value>(&twice).unwrap() });
-    assert_eq!(coerce::<Everything>(args).unwrap(), json!({"tags": ["a", "b"]}));
+    assert_eq!(
+        coerce::<Everything>(args).unwrap(),
+        json!({"tags": ["a", "b"]})
+    );
 }
 
 #[test]
@@ -142,7 +148,10 @@ fn r1_leaves_scalar_positions_alone() {
     // Numbers written as text are not coerced by default; serde reports them.
     let err = Everything::from_value(json!({"count": "5"})).unwrap_err();
     assert_eq!(issues(&err), [("count".to_owned(), IssueKind::Invalid)]);
-    assert_eq!(coerce::<Everything>(json!({"count": "5"})).unwrap(), json!({"count": "5"}));
+    assert_eq!(
+        coerce::<Everything>(json!({"count": "5"})).unwrap(),
+        json!({"count": "5"})
+    );
 }
 
 #[test]
@@ -191,9 +200,13 @@ fn r3_bounds_decide_and_real_arrays_are_checked() {
     assert_eq!(issues(&err), [("names".to_owned(), IssueKind::TextList)]);
     // Real arrays outside the bounds are refused, all at once.
     let err = Bounded::from_value(json!({"names": ["a"], "tags": ["x", "y", "z"]})).unwrap_err();
-    assert_eq!(err.to_string(), "names: at least 2 items\ntags: at most 2 items");
+    assert_eq!(
+        err.to_string(),
+        "names: at least 2 items\ntags: at most 2 items"
+    );
     // A repaired list is checked too.
-    let err = Bounded::from_value(json!({"names": ["a", "b"], "tags": "[\"x\", \"y\", \"z\"]"})).unwrap_err();
+    let err = Bounded::from_value(json!({"names": ["a", "b"], "tags": "[\"x\", \"y\", \"z\"]"}))
+        .unwrap_err();
     assert_eq!(err.to_string(), "tags: at most 2 items");
 }
 
@@ -204,17 +217,27 @@ fn r3_only_json_whitespace_counts() {
         assert_eq!(got.names, OneOrMany::One(text.to_owned()));
     }
     for text in ["\t[\"a\"]", "\r\n [\"a\"] \n"] {
-        assert!(Inner::from_value(json!({ "names": text })).is_err(), "{text:?}");
+        assert!(
+            Inner::from_value(json!({ "names": text })).is_err(),
+            "{text:?}"
+        );
     }
 }
 
 #[test]
 fn r4_walks_map_values_and_names_their_keys() {
     let err = Files::from_value(json!({"files": {"readme": {"tags": "[\"x\"]"}}})).unwrap_err();
-    assert_eq!(issues(&err), [("files.readme.tags".to_owned(), IssueKind::TextList)]);
+    assert_eq!(
+        issues(&err),
+        [("files.readme.tags".to_owned(), IssueKind::TextList)]
+    );
     // The same map written as text is repaired, then walked.
-    let err = Files::from_value(json!({"files": "{\"readme\": {\"tags\": \"[\\\"x\\\"]\"}}"})).unwrap_err();
-    assert_eq!(issues(&err), [("files.readme.tags".to_owned(), IssueKind::TextList)]);
+    let err = Files::from_value(json!({"files": "{\"readme\": {\"tags\": \"[\\\"x\\\"]\"}}"}))
+        .unwrap_err();
+    assert_eq!(
+        issues(&err),
+        [("files.readme.tags".to_owned(), IssueKind::TextList)]
+    );
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -243,7 +266,10 @@ fn r4_key_order_is_kept() {
     let text = r#"{"z": 1, "paths": "[preview].png", "a": "[\"x\"]"}"#;
     let mut value: Value = serde_json::from_str(text).unwrap();
     Strict::coerce_value(&mut value).unwrap();
-    assert_eq!(value.to_string(), serde_json::from_str::<Value>(text).unwrap().to_string());
+    assert_eq!(
+        value.to_string(),
+        serde_json::from_str::<Value>(text).unwrap().to_string()
+    );
 }
 
 #[test]
@@ -263,7 +289,10 @@ fn r6_every_issue_at_once_in_walk_order_and_nothing_changed() {
             ("shared.names".to_owned(), IssueKind::TextList),
         ]
     );
-    assert_eq!(value, args, "the repairable fields were not repaired on a refused call");
+    assert_eq!(
+        value, args,
+        "the repairable fields were not repaired on a refused call"
+    );
 }
 
 #[derive(Debug, Deserialize, ToolArgs)]

@@ -20,7 +20,11 @@ fn every_key_is_walked<T: ToolArgs + Serialize + std::fmt::Debug>(sample: &T) ->
         let mut args: Map<String, Value> = object.clone();
         args.insert(key.clone(), json!("[\"a\", \"b\"]"));
         let err = T::from_value(Value::Object(args.clone())).unwrap_err();
-        assert_eq!(issues(&err), [(key.clone(), IssueKind::TextList)], "key {key}");
+        assert_eq!(
+            issues(&err),
+            [(key.clone(), IssueKind::TextList)],
+            "key {key}"
+        );
         args.insert(key.clone(), json!(["a", "b"]));
         T::from_value(Value::Object(args)).unwrap_or_else(|e| panic!("serde reads {key}: {e}"));
     }
@@ -90,7 +94,9 @@ macro_rules! rule_enum {
 
         impl $name {
             fn samples() -> Vec<$name> {
-                let n = || Names { names: OneOrMany::One("x".into()) };
+                let n = || Names {
+                    names: OneOrMany::One("x".into()),
+                };
                 vec![$name::HTTPServer(n()), $name::VeryTasty(n()), $name::A(n())]
             }
         }
@@ -116,10 +122,19 @@ fn variant_keys_match<A: ToolArgs + Serialize + std::fmt::Debug>(samples: Vec<A>
     let mut keys = Vec::new();
     for sample in samples {
         let value = serde_json::to_value(Call { action: sample }).unwrap();
-        let key = value["action"].as_object().unwrap().keys().next().unwrap().clone();
+        let key = value["action"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .next()
+            .unwrap()
+            .clone();
         let args = json!({"action": { key.clone(): {"names": "[\"a\"]"} }});
         let err = Call::<A>::from_value(args).unwrap_err();
-        assert_eq!(issues(&err), [(format!("action.{key}.names"), IssueKind::TextList)]);
+        assert_eq!(
+            issues(&err),
+            [(format!("action.{key}.names"), IssueKind::TextList)]
+        );
         Call::<A>::from_value(json!({"action": { key.clone(): {"names": ["a"]} }})).unwrap();
         keys.push(key);
     }
@@ -144,14 +159,21 @@ fn variant_rename_rules_match_serde() {
 #[serde(rename_all(deserialize = "camelCase", serialize = "SCREAMING_SNAKE_CASE"))]
 struct SplitRules {
     file_paths: OneOrMany<String>,
-    #[serde(rename(serialize = "out", deserialize = "input"), alias = "source", alias = "src")]
+    #[serde(
+        rename(serialize = "out", deserialize = "input"),
+        alias = "source",
+        alias = "src"
+    )]
     in_path: OneOrMany<String>,
 }
 
 #[test]
 fn deserialize_names_and_aliases_are_used() {
     let err = SplitRules::from_value(json!({"filePaths": "[\"a\"]", "input": "x"})).unwrap_err();
-    assert_eq!(issues(&err), [("filePaths".to_owned(), IssueKind::TextList)]);
+    assert_eq!(
+        issues(&err),
+        [("filePaths".to_owned(), IssueKind::TextList)]
+    );
     // A path names the key the caller used, alias or not.
     for key in ["input", "source", "src"] {
         let err = SplitRules::from_value(json!({"filePaths": "a", key: "[\"x\"]"})).unwrap_err();
@@ -176,10 +198,20 @@ enum Tagged {
 
 #[test]
 fn tags_use_serde_variant_names() {
-    let err = Call::<Tagged>::from_value(json!({"action": {"kind": "EDIT-ROWS", "RowNames": "[\"a\"]"}})).unwrap_err();
-    assert_eq!(issues(&err), [("action.RowNames".to_owned(), IssueKind::TextList)]);
+    let err =
+        Call::<Tagged>::from_value(json!({"action": {"kind": "EDIT-ROWS", "RowNames": "[\"a\"]"}}))
+            .unwrap_err();
+    assert_eq!(
+        issues(&err),
+        [("action.RowNames".to_owned(), IssueKind::TextList)]
+    );
     for tag in ["look", "peek"] {
-        let err = Call::<Tagged>::from_value(json!({"action": {"kind": tag, "file_paths": "[\"a\"]"}})).unwrap_err();
-        assert_eq!(issues(&err), [("action.file_paths".to_owned(), IssueKind::TextList)]);
+        let err =
+            Call::<Tagged>::from_value(json!({"action": {"kind": tag, "file_paths": "[\"a\"]"}}))
+                .unwrap_err();
+        assert_eq!(
+            issues(&err),
+            [("action.file_paths".to_owned(), IssueKind::TextList)]
+        );
     }
 }

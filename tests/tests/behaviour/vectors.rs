@@ -76,9 +76,17 @@ struct Paths {
 fn repaired<T: ToolArgs + PartialEq + std::fmt::Debug>(args: Value, expected: Value) {
     let s = surfaces::<T>(&args);
     let want: T = serde_json::from_value(expected.clone()).expect("expected value deserializes");
-    assert_eq!(s.from_value.as_ref().unwrap(), &want, "from_value of {args}");
+    assert_eq!(
+        s.from_value.as_ref().unwrap(),
+        &want,
+        "from_value of {args}"
+    );
     assert_eq!(s.from_json.as_ref().unwrap(), &want, "from_json of {args}");
-    assert!(s.coerced.0.is_ok(), "coerce_value of {args}: {:?}", s.coerced.0);
+    assert!(
+        s.coerced.0.is_ok(),
+        "coerce_value of {args}: {:?}",
+        s.coerced.0
+    );
     assert_eq!(s.coerced.1, expected, "coerce_value of {args}");
 }
 
@@ -86,14 +94,28 @@ fn repaired<T: ToolArgs + PartialEq + std::fmt::Debug>(args: Value, expected: Va
 /// message, and `coerce_value` leaves the value as it was.
 fn refused<T: ToolArgs + std::fmt::Debug>(args: Value, path: &str) {
     let s = surfaces::<T>(&args);
-    for (surface, result) in [("from_value", s.from_value.as_ref().err()), ("from_json", s.from_json.as_ref().err())] {
+    for (surface, result) in [
+        ("from_value", s.from_value.as_ref().err()),
+        ("from_json", s.from_json.as_ref().err()),
+    ] {
         let err = result.unwrap_or_else(|| panic!("{surface} accepted {args}"));
-        assert_eq!(issues(err), [(path.to_owned(), IssueKind::TextList)], "{surface} of {args}");
-        assert_eq!(err.to_string(), text_list_message(path), "{surface} of {args}");
+        assert_eq!(
+            issues(err),
+            [(path.to_owned(), IssueKind::TextList)],
+            "{surface} of {args}"
+        );
+        assert_eq!(
+            err.to_string(),
+            text_list_message(path),
+            "{surface} of {args}"
+        );
     }
     let err = s.coerced.0.expect_err("coerce_value refuses");
     assert_eq!(issues(&err), [(path.to_owned(), IssueKind::TextList)]);
-    assert_eq!(s.coerced.1, args, "a refused call leaves the value as it was");
+    assert_eq!(
+        s.coerced.1, args,
+        "a refused call leaves the value as it was"
+    );
 }
 
 /// A row whose outcome is the value kept as it is.
@@ -103,7 +125,10 @@ fn kept<T: ToolArgs + PartialEq + std::fmt::Debug>(args: Value) {
 
 #[test]
 fn text_list_for_vec_is_repaired() {
-    repaired::<Tags>(json!({"tags": "[\"a\",\"b\"]"}), json!({"tags": ["a", "b"]}));
+    repaired::<Tags>(
+        json!({"tags": "[\"a\",\"b\"]"}),
+        json!({"tags": ["a", "b"]}),
+    );
 }
 
 #[test]
@@ -122,7 +147,11 @@ fn not_json_for_vec_is_a_type_error_at_the_field() {
     let s = surfaces::<Tags>(&args);
     for err in [s.from_value.unwrap_err(), s.from_json.unwrap_err()] {
         assert_eq!(issues(&err), [("tags".to_owned(), IssueKind::Invalid)]);
-        assert!(err.to_string().starts_with("tags: invalid type: string \"not-json\""), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("tags: invalid type: string \"not-json\""),
+            "{err}"
+        );
     }
     // The raw surface deserializes nothing: the string is left for the type check.
     assert!(s.coerced.0.is_ok());
@@ -146,7 +175,14 @@ fn empty_text_list_is_refused() {
 
 #[test]
 fn plain_values_stay_one_value() {
-    for text in ["[preview].png", "plain", "[\"a\",\"b\"]", "[1,2", "[{\"a\":1}]", "123"] {
+    for text in [
+        "[preview].png",
+        "plain",
+        "[\"a\",\"b\"]",
+        "[1,2",
+        "[{\"a\":1}]",
+        "123",
+    ] {
         kept::<Names1>(json!({ "names": text }));
         let got = Names1::from_value(json!({ "names": text })).unwrap();
         assert_eq!(got.names, OneOrMany::One(text.to_owned()));
@@ -167,14 +203,20 @@ fn untagged_number_list_is_refused() {
 
 #[test]
 fn whitespace_around_text_list_is_refused() {
-    refused::<Paths20>(json!({"paths": "  [\"https://example.com/pic.png\"]\n"}), "paths");
+    refused::<Paths20>(
+        json!({"paths": "  [\"https://example.com/pic.png\"]\n"}),
+        "paths",
+    );
 }
 
 #[test]
 fn text_list_inside_real_array_is_a_plain_string() {
     kept::<Paths>(json!({"paths": ["[\"nested/pic.png\"]"]}));
     let got = Paths::from_value(json!({"paths": ["[\"nested/pic.png\"]"]})).unwrap();
-    assert_eq!(got.paths, OneOrMany::Many(vec!["[\"nested/pic.png\"]".to_owned()]));
+    assert_eq!(
+        got.paths,
+        OneOrMany::Many(vec!["[\"nested/pic.png\"]".to_owned()])
+    );
 }
 
 #[test]

@@ -1,0 +1,178 @@
+//! Counting-allocator checks: the success path of `coerce_value` allocates nothing, a "no"
+//! from the JSON-array check allocates nothing, and a refusal allocates only for its issue.
+//!
+//! A binary of its own, since the counting allocator is global; counts are per thread.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use stitch_runtime::{is_text_list, Bounds, OneOrMany, ToolArgs};
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let r = f();
+    (r, ALLOCATIONS.with(Cell::get) - before)
+}
+
+#[derive(Deserialize, ToolArgs)]
+struct ViewFile {
+    #[stitch(max_items = 20)]
+    paths: OneOrMany<String>,
+}
+
+#[derive(Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    File,
+    Dir,
+}
+
+#[derive(Deserialize, ToolArgs)]
+struct Filters {
+    kinds: Vec<Kind>,
+    #[serde(default)]
+    max_size: Option<u64>,
+}
+
+#[derive(Deserialize, ToolArgs)]
+struct Search {
+    query: String,
+    #[serde(default)]
+    tags: Option<OneOrMany<String>>,
+    filters: Filters,
+    #[serde(default)]
+    extra: Value,
+}
+
+#[derive(Deserialize, ToolArgs)]
+struct Row {
+    line: u32,
+    #[stitch(max_items = 8)]
+    names: OneOrMany<String>,
+}
+
+#[derive(Deserialize, ToolArgs)]
+struct Edit {
+    file: String,
+    rows: Vec<Row>,
+}
+
+#[derive(Deserialize, ToolArgs)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    Move {
+        from: String,
+        to: String,
+    },
+    Tag {
+        paths: OneOrMany<String>,
+        tags: Vec<String>,
+    },
+    Stop,
+}
+
+fn well_formed() -> Vec<(&'static str, Value, fn(&mut Value) -> bool)> {
+    let rows: Vec<Value> = (0..50)
+        .map(|i| json!({"line": i, "names": if i % 2 == 0 { json!("[one].png") } else { json!(["a", "b", "[c]"]) }}))
+        .collect();
+    vec![
+        ("view_file one", json!({"paths": "a.png"}), |v| {
+            ViewFile::coerce_value(v).is_ok()
+        }),
+        (
+            "view_file 20",
+            json!({"paths": (0..20).map(|i| format!("img/{i}.png")).collect::<Vec<_>>()}),
+            |v| ViewFile::coerce_value(v).is_ok(),
+        ),
+        (
+            "view_file plain bracketed",
+            json!({"paths": "[preview].png"}),
+            |v| ViewFile::coerce_value(v).is_ok(),
+        ),
+        (
+            "search",
+            json!({"query": "q", "tags": ["x", "[y"], "filters": {"kinds": ["file"], "max_size": 10}, "extra": {"a": [1, {"b": 2}]}}),
+            |v| Search::coerce_value(v).is_ok(),
+        ),
+        ("edit 50 rows", json!({"file": "f.rs", "rows": rows}), |v| {
+            Edit::coerce_value(v).is_ok()
+        }),
+        (
+            "action",
+            json!({"action": "tag", "paths": ["a", "b"], "tags": ["t"]}),
+            |v| Action::coerce_value(v).is_ok(),
+        ),
+    ]
+}
+
+#[test]
+fn coerce_value_allocates_nothing_on_well_formed_calls() {
+    for (name, mut args, coerce) in well_formed() {
+        let (ok, n) = allocations(|| coerce(&mut args));
+        assert!(ok, "{name} is accepted");
+        assert_eq!(n, 0, "{name}: {n} allocations");
+    }
+}
+
+#[test]
+fn a_no_from_the_array_check_allocates_nothing() {
+    let big = format!("[\"{}\", 1]", "x".repeat(1 << 20));
+    let texts = [
+        "[preview].png",
+        "[1,2",
+        "plain",
+        "123",
+        "[{\"a\":1}]",
+        "[\"a\",\"b\"]",
+        " \u{a0}[\"a\"]",
+        big.as_str(),
+    ];
+    for text in texts {
+        let (verdict, n) = allocations(|| {
+            is_text_list(
+                text,
+                stitch_runtime::text_list::is_json_string,
+                Bounds::new(None, Some(1)),
+            )
+        });
+        assert!(!verdict, "{text:.20}");
+        assert_eq!(n, 0, "{text:.20}: {n} allocations");
+    }
+}
+
+#[test]
+fn a_refusal_allocates_only_for_its_issue() {
+    let mut args = json!({"file": "f", "rows": [{"line": 1, "names": "[\"a\"]"}]});
+    let (result, n) = allocations(|| Edit::coerce_value(&mut args));
+    let err = result.unwrap_err();
+    assert_eq!(err.issues()[0].path(), "rows.0.names");
+    // The issue list, the rendered path and the message: one allocation each.
+    assert!(n <= 3, "{n} allocations for one refusal");
+}
