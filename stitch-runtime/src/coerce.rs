@@ -226,7 +226,7 @@ impl Cx {
 
     /// Rule R1: `value` is a string at a position of type `T` that expects no string. If it
     /// parses as JSON, the parsed value replaces it (in the apply pass) and is walked as `T`.
-    pub fn repair<T: Coerce + ?Sized>(&mut self, value: &mut Value, at: &Path<'_>, bounds: Bounds) {
+    pub fn repair<T: Coerce>(&mut self, value: &mut Value, at: &Path<'_>, bounds: Bounds) {
         self.repair_by(value, at, |parsed, cx| T::walk(parsed, cx, at, bounds));
     }
 
@@ -282,25 +282,21 @@ impl Cx {
     /// opaque fields, a container where a scalar is expected): checked for depth only.
     pub fn untyped(&mut self, value: &Value, at: &Path<'_>) {
         match value {
-            Value::Array(items) => {
-                if self.enter(at) {
-                    for (i, item) in items.iter().enumerate() {
-                        if is_container(item) {
-                            self.untyped(item, &at.index(i));
-                        }
+            Value::Array(items) if self.enter(at) => {
+                for (i, item) in items.iter().enumerate() {
+                    if is_container(item) {
+                        self.untyped(item, &at.index(i));
                     }
-                    self.leave();
                 }
+                self.leave();
             }
-            Value::Object(map) => {
-                if self.enter(at) {
-                    for (key, item) in map {
-                        if is_container(item) {
-                            self.untyped(item, &at.key(key));
-                        }
+            Value::Object(map) if self.enter(at) => {
+                for (key, item) in map {
+                    if is_container(item) {
+                        self.untyped(item, &at.key(key));
                     }
-                    self.leave();
                 }
+                self.leave();
             }
             _ => {}
         }
@@ -313,7 +309,7 @@ fn is_container(value: &Value) -> bool {
 }
 
 /// The outcome of [`run`]: `Err` carries whether the value nests too deep to drop recursively.
-pub(crate) fn run<T: Coerce + ?Sized>(args: &mut Value) -> Result<(), (ArgsError, bool)> {
+pub(crate) fn run<T: Coerce>(args: &mut Value) -> Result<(), (ArgsError, bool)> {
     let mut cx = Cx::new(false);
     T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
     if !cx.issues.is_empty() || cx.omitted > 0 {
@@ -349,7 +345,7 @@ pub fn walk_leaf(value: &Value, cx: &mut Cx, at: &Path<'_>) {
 
 /// Walks a sequence position of element type `T` (`S` is the sequence type, for R1).
 #[inline]
-pub fn walk_seq<S: Coerce + ?Sized, T: Coerce>(
+pub fn walk_seq<S: Coerce, T: Coerce>(
     value: &mut Value,
     cx: &mut Cx,
     at: &Path<'_>,
@@ -379,7 +375,7 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
 
 /// Walks a map position with values of type `T` (`M` is the map type, for R1).
 #[inline]
-pub fn walk_map<M: Coerce + ?Sized, T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
+pub fn walk_map<M: Coerce, T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
     match value {
         Value::Object(map) => {
             if cx.enter(at) {
@@ -396,7 +392,7 @@ pub fn walk_map<M: Coerce + ?Sized, T: Coerce>(value: &mut Value, cx: &mut Cx, a
 
 /// Walks an object position of a struct type `T`: R1 for a string, then `T`'s fields.
 #[inline]
-pub fn walk_object<T: Coerce + ?Sized>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
+pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
     match value {
         Value::Object(map) => {
             if cx.enter(at) {

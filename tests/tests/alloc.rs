@@ -3,6 +3,9 @@
 //!
 //! A binary of its own, since the counting allocator is global; counts are per thread.
 
+// The argument types exist to be walked; their fields are not read back.
+#![allow(dead_code)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -98,7 +101,10 @@ enum Action {
     Stop,
 }
 
-fn well_formed() -> Vec<(&'static str, Value, fn(&mut Value) -> bool)> {
+/// A named call, its arguments, and the `coerce_value` of its tool.
+type Case = (&'static str, Value, fn(&mut Value) -> bool);
+
+fn well_formed() -> Vec<Case> {
     let rows: Vec<Value> = (0..50)
         .map(|i| json!({"line": i, "names": if i % 2 == 0 { json!("[one].png") } else { json!(["a", "b", "[c]"]) }}))
         .collect();

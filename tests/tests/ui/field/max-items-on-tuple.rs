@@ -2,9 +2,9 @@ use serde::Deserialize;
 use stitch_runtime::ToolArgs;
 
 #[derive(Deserialize, ToolArgs)]
-#[stitch(crate = "stitch_runtime::no_such_module")]
-struct Search {
-    query: String,
+struct Resize {
+    #[stitch(max_items = 2)]
+    size: (u32, u32),
 }
 
 fn main() {}
