@@ -1,8 +1,8 @@
+#![deny(warnings)]
 //! The derive's output names nothing by a bare path: with the prelude's names, the crates'
 //! names and the runtime's own item names all shadowed here, and every warning an error,
-//! each kind of input still compiles and behaves.
-
-#![deny(warnings)]
+//! each kind of input still compiles and behaves. (Primitive names, `str`, `bool`, `usize`,
+//! are not shadowed: serde_derive's own output names them bare.)
 
 // Prelude types and variants.
 #[allow(dead_code)]
@@ -99,6 +99,10 @@ mod serde_json {}
 mod stitch_runtime {}
 #[allow(dead_code)]
 mod _stitch {}
+#[allow(dead_code)]
+mod __private {}
+#[allow(dead_code)]
+mod _serde {}
 
 // The names the output reaches through the runtime.
 #[allow(dead_code)]

@@ -521,3 +521,19 @@ fn skipped_fields_are_unknown_keys() {
         json!({"skipped": "[\"a\"]", "also": "[\"b\"]", "kept": ["c"]})
     );
 }
+
+mod reexported {
+    pub use stitch_runtime as rt;
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[stitch(crate = "reexported::rt")]
+struct ThroughReexport {
+    paths: OneOrMany<String>,
+}
+
+#[test]
+fn the_runtime_can_be_named_through_a_reexport() {
+    let err = ThroughReexport::from_value(json!({"paths": "[\"a\"]"})).unwrap_err();
+    assert_eq!(issues(&err), [("paths".to_owned(), IssueKind::TextList)]);
+}
