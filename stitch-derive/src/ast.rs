@@ -73,6 +73,8 @@ pub struct Field<'a> {
     pub attrs: FieldAttrs,
     /// serde skips it when deserializing.
     pub skip: bool,
+    /// `#[serde(default)]` or `#[serde(default = "…")]` on the field.
+    pub default: bool,
     /// `#[serde(flatten)]`
     pub flatten: bool,
 }
@@ -81,6 +83,29 @@ impl Field<'_> {
     /// Whether the walk goes into this field's type (not skipped, not opaque).
     pub fn walked(&self) -> bool {
         !self.skip && self.attrs.opaque.is_none()
+    }
+
+    /// Whether serde's `transparent` may read through this field: not skipped, no default,
+    /// not a `PhantomData` (serde's own rule).
+    pub fn transparent_candidate(&self) -> bool {
+        let phantom = match self.ty {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "PhantomData"),
+            _ => false,
+        };
+        !self.skip && !self.default && !phantom
+    }
+}
+
+/// The field serde's `transparent` reads through, if there is exactly one.
+pub fn transparent_field<'c, 'a>(fields: &'c [Field<'a>]) -> Option<&'c Field<'a>> {
+    let mut candidates = fields.iter().filter(|f| f.transparent_candidate());
+    match (candidates.next(), candidates.next()) {
+        (Some(field), None) => Some(field),
+        _ => None,
     }
 }
 
@@ -208,6 +233,7 @@ fn fields_from_ast<'a>(
                 ty: &field.ty,
                 attrs,
                 skip: serde.skip,
+                default: serde.default,
                 flatten: serde.flatten,
             }
         })

@@ -9,11 +9,10 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         Data::Struct(fields) => {
             fields.iter().for_each(|f| check_field(cx, f));
             if cont.serde.transparent {
-                let kept = fields.iter().filter(|f| !f.skip).count();
-                if kept != 1 {
+                if crate::ast::transparent_field(fields).is_none() {
                     cx.error_spanned_by(
                         cont.ident,
-                        "`#[serde(transparent)]` needs exactly one field that is not skipped",
+                        "`#[serde(transparent)]` needs exactly one field that is not skipped, defaulted or `PhantomData`",
                     );
                 }
             }

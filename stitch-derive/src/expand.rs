@@ -13,10 +13,12 @@ use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
 pub fn expand(cont: &Container) -> TokenStream {
     let mut helpers = Vec::new();
     let body = match &cont.data {
-        Data::Struct(fields) if cont.serde.transparent => match fields.iter().find(|f| !f.skip) {
-            Some(field) => transparent(field),
-            None => quote!(),
-        },
+        Data::Struct(fields) if cont.serde.transparent => {
+            match crate::ast::transparent_field(fields) {
+                Some(field) => transparent(field),
+                None => quote!(),
+            }
+        }
         Data::Struct(fields) => structure(fields, &mut helpers),
         Data::Newtype(field) => transparent(field),
         Data::Enum(variants) => enumeration(cont, variants, &mut helpers),
@@ -48,6 +50,11 @@ fn wrap(
     asserts: TokenStream,
 ) -> TokenStream {
     let krate = cont.krate();
+    // Spanned at the user's `crate = "…"`, so a wrong path is reported there.
+    let use_krate = match &cont.attrs.krate {
+        Some(k) => quote_spanned!(k.span=> use #krate as _stitch;),
+        None => quote!(use #krate as _stitch;),
+    };
     let ident = cont.ident;
     let generics = bounded_generics(cont);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -67,7 +74,7 @@ fn wrap(
         #[allow(non_upper_case_globals, unused_qualifications, clippy::needless_lifetimes)]
         const _: () = {
             #[allow(unused_imports)]
-            use #krate as _stitch;
+            #use_krate
 
             #asserts
 
@@ -148,16 +155,41 @@ fn bound_asserts(cont: &Container) -> TokenStream {
             (Some(s), _) | (None, Some(s)) => s.span,
             (None, None) => continue,
         };
-        let ty = field.ty;
+        // `Self` cannot be named outside the impl; the type is not generic, so its name works.
+        let field_ty = field.ty;
+        let ty = replace_self(quote!(#field_ty), cont.ident);
+        let message = format!(
+            "`max_items` and `min_items` apply only to a field with an array form (`OneOrMany<T>`, `Vec<T>` or another sequence), not `{}`",
+            quote!(#field_ty).to_string().replace(' ', "")
+        );
         out.extend(quote_spanned! {span=>
             const _: () = {
-                if !<#ty as _stitch::__private::Coerce>::SHAPE.arrays {
-                    ::core::panic!("`max_items` and `min_items` apply only to a field with an array form: `OneOrMany<T>`, `Vec<T>` or another sequence");
+                if !_stitch::__private::takes_item_bounds(<#ty as _stitch::__private::Coerce>::SHAPE) {
+                    _stitch::__private::core::panic!(#message);
                 }
             };
         });
     }
     out
+}
+
+/// `tokens` with every `Self` replaced by `ident`.
+fn replace_self(tokens: TokenStream, ident: &syn::Ident) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) if i == "Self" => {
+                proc_macro2::TokenTree::Ident(syn::Ident::new(&ident.to_string(), i.span()))
+            }
+            proc_macro2::TokenTree::Group(g) => {
+                let mut group =
+                    proc_macro2::Group::new(g.delimiter(), replace_self(g.stream(), ident));
+                group.set_span(g.span());
+                proc_macro2::TokenTree::Group(group)
+            }
+            other => other,
+        })
+        .collect()
 }
 
 /// `Bounds` of a field, as an expression.
@@ -244,7 +276,12 @@ fn fields_walk(
     // flattened map beside them; and every key claimed (a flattened map claims all).
     let own_fn = format_ident!("__stitch_own{}", suffix);
     let owns_fn = format_ident!("__stitch_owns{}", suffix);
-    let flat_types: Vec<TokenStream> = flattened.iter().map(|f| coerce_of(f)).collect();
+    // An opaque flattened field is left to serde: it claims no key for the walk.
+    let flat_types: Vec<TokenStream> = flattened
+        .iter()
+        .filter(|f| f.attrs.opaque.is_none())
+        .map(|f| coerce_of(f))
+        .collect();
     helpers.push(quote! {
         #[doc(hidden)]
         fn #own_fn(__key: &str) -> bool {

@@ -111,6 +111,12 @@ pub mod __private {
     pub use serde_json::{from_str, Map, Value};
     pub use std::string::String;
 
+    /// Whether `max_items` / `min_items` mean something at a position of this shape: a
+    /// sequence, or a union with an array member.
+    pub const fn takes_item_bounds(shape: Shape) -> bool {
+        shape.arrays && matches!(shape.kind, Kind::Sequence | Kind::Union)
+    }
+
     /// Whether `text` parses as a `T` (the element check of derived types).
     #[inline]
     pub fn parses_as<T: DeserializeOwned>(text: &str) -> bool {

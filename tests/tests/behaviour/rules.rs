@@ -537,3 +537,65 @@ fn the_runtime_can_be_named_through_a_reexport() {
     let err = ThroughReexport::from_value(json!({"paths": "[\"a\"]"})).unwrap_err();
     assert_eq!(issues(&err), [("paths".to_owned(), IssueKind::TextList)]);
 }
+
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Tree {
+    #[serde(default)]
+    #[stitch(max_items = 2)]
+    children: Vec<Self>,
+}
+
+#[test]
+fn bounds_on_a_recursive_field_naming_self() {
+    let err = Tree::from_value(json!({"children": [{}, {"children": [{}, {}, {}]}]})).unwrap_err();
+    assert_eq!(err.to_string(), "children.1.children: at most 2 items");
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Foreign {
+    color: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct WithOpaqueFlatten {
+    tags: Vec<String>,
+    #[serde(flatten)]
+    #[stitch(opaque)]
+    extra: Foreign,
+}
+
+#[test]
+fn an_opaque_flattened_field_is_left_to_serde() {
+    let got =
+        WithOpaqueFlatten::from_value(json!({"tags": "[\"a\"]", "color": "[\"red\"]"})).unwrap();
+    assert_eq!(got.tags, ["a"]);
+    assert_eq!(got.extra.color, "[\"red\"]");
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(transparent)]
+struct Tagged<T> {
+    tags: Vec<String>,
+    #[serde(skip)]
+    marker: std::marker::PhantomData<T>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(transparent)]
+struct Query {
+    #[serde(default)]
+    limit: u32,
+    tags: OneOrMany<String>,
+}
+
+#[test]
+fn transparent_reads_through_the_field_serde_picks() {
+    let got = Tagged::<u8>::from_value(json!("[\"a\", \"b\"]")).unwrap();
+    assert_eq!(got.tags, ["a", "b"]);
+    let err = Query::from_value(json!("[\"a\"]")).unwrap_err();
+    assert_eq!(err.issues()[0].kind(), IssueKind::TextList);
+    assert_eq!(
+        Query::from_value(json!("a")).unwrap().tags,
+        OneOrMany::One("a".into())
+    );
+}
