@@ -8,13 +8,11 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     match &cont.data {
         Data::Struct(fields) => {
             fields.iter().for_each(|f| check_field(cx, f));
-            if cont.serde.transparent {
-                if crate::ast::transparent_field(fields).is_none() {
-                    cx.error_spanned_by(
-                        cont.ident,
-                        "`#[serde(transparent)]` needs exactly one field that is not skipped, defaulted or `PhantomData`",
-                    );
-                }
+            if cont.serde.transparent && crate::ast::transparent_field(fields).is_none() {
+                cx.error_spanned_by(
+                    cont.ident,
+                    "`#[serde(transparent)]` needs exactly one field that is not skipped, defaulted or `PhantomData`",
+                );
             }
         }
         Data::Newtype(field) => check_field(cx, field),
