@@ -20,6 +20,8 @@ pub struct Container<'a> {
     pub attrs: ContainerAttrs,
     /// `#[serde(...)]` on the container.
     pub serde: SerdeContainer,
+    /// The doc comment.
+    pub doc: Option<String>,
 }
 
 /// A struct's or an enum's body.
@@ -75,6 +77,10 @@ pub struct Field<'a> {
     pub skip: bool,
     /// `#[serde(default)]` or `#[serde(default = "…")]` on the field.
     pub default: bool,
+    /// The default is a function (`default = "…"`), not `Default::default()`.
+    pub default_path: bool,
+    /// The doc comment.
+    pub doc: Option<String>,
     /// `#[serde(flatten)]`
     pub flatten: bool,
 }
@@ -132,6 +138,34 @@ pub struct Variant<'a> {
     pub fields: Vec<Field<'a>>,
     /// serde skips it when deserializing.
     pub skip: bool,
+    /// The doc comment.
+    pub doc: Option<String>,
+}
+
+/// The doc comment of an item: its `#[doc = "…"]` lines, each without the one space that
+/// follows `///`, joined with newlines and trimmed; `None` when there is none.
+pub fn doc_of(attrs: &[syn::Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta {
+            if let syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(s),
+                ..
+            }) = &nv.value
+            {
+                let text = s.value();
+                for line in text.lines() {
+                    lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
+                }
+            }
+        }
+    }
+    let joined = lines.join("\n");
+    let trimmed = joined.trim();
+    (!trimmed.is_empty()).then(|| trimmed.to_owned())
 }
 
 impl<'a> Container<'a> {
@@ -185,6 +219,7 @@ impl<'a> Container<'a> {
             data,
             attrs,
             serde,
+            doc: doc_of(&input.attrs),
         }
     }
 
@@ -234,6 +269,8 @@ fn fields_from_ast<'a>(
                 attrs,
                 skip: serde.skip,
                 default: serde.default,
+                default_path: serde.default_path,
+                doc: doc_of(&field.attrs),
                 flatten: serde.flatten,
             }
         })
@@ -290,5 +327,6 @@ fn variant_from_ast<'a>(
         style,
         fields,
         skip: serde.skip,
+        doc: doc_of(&variant.attrs),
     }
 }

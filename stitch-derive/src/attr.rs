@@ -7,8 +7,8 @@ use syn::spanned::Spanned as _;
 
 use crate::ctxt::Ctxt;
 
-const CONTAINER_KEYS: &str = "`crate`";
-const FIELD_KEYS: &str = "`max_items`, `min_items`, `opaque`";
+const CONTAINER_KEYS: &str = "`crate`, `description`";
+const FIELD_KEYS: &str = "`description`, `max_items`, `min_items`, `opaque`, `schema`";
 
 /// A value with the span of the token it came from.
 #[derive(Clone, Debug)]
@@ -24,6 +24,8 @@ pub struct Spanned<T> {
 pub struct ContainerAttrs {
     /// `crate = "path"`: where `stitch_runtime` is, for crates that re-export it.
     pub krate: Option<Spanned<syn::Path>>,
+    /// `description = "…"`: the root schema's description, instead of the doc comment.
+    pub description: Option<Spanned<String>>,
 }
 
 /// `#[stitch(...)]` on a field.
@@ -35,6 +37,10 @@ pub struct FieldAttrs {
     pub min_items: Option<Spanned<usize>>,
     /// `opaque`: leave the field to serde.
     pub opaque: Option<Span>,
+    /// `description = "…"`: the property's description, instead of the doc comment.
+    pub description: Option<Spanned<String>>,
+    /// `schema = "…"`: the JSON Schema of an opaque field, as JSON text.
+    pub schema: Option<Spanned<String>>,
 }
 
 fn stitch_attrs(attrs: &[syn::Attribute]) -> impl Iterator<Item = &syn::Attribute> {
@@ -234,6 +240,42 @@ fn parse_crate(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<
     }
 }
 
+/// Parses `key = "text"`; records an error at the value if it is not a string literal.
+fn parse_text(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+    example: &str,
+) -> syn::Result<Option<Spanned<String>>> {
+    if !expect_value(cx, meta, example)? {
+        return Ok(None);
+    }
+    let value = meta.value()?;
+    if !value.peek(syn::LitStr) {
+        bad_value(
+            cx,
+            meta,
+            value,
+            format!("expected a string literal for `{key}`, as in `{example}`"),
+        )?;
+        return Ok(None);
+    }
+    let lit: syn::LitStr = value.parse()?;
+    Ok(Some(Spanned {
+        value: lit.value(),
+        span: lit.span(),
+    }))
+}
+
+/// Stores `parsed` in `slot`, or records a duplicate.
+fn store<T>(cx: &Ctxt, meta: &ParseNestedMeta, slot: &mut Option<T>, parsed: Option<T>) {
+    if slot.is_some() {
+        duplicate(cx, meta);
+    } else {
+        *slot = parsed;
+    }
+}
+
 impl ContainerAttrs {
     /// Reads every `#[stitch(...)]` on the container.
     pub fn from_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> ContainerAttrs {
@@ -247,6 +289,15 @@ impl ContainerAttrs {
                     } else {
                         out.krate = parsed;
                     }
+                    Ok(())
+                } else if meta.path.is_ident("description") {
+                    let parsed = parse_text(
+                        cx,
+                        &meta,
+                        "description",
+                        "description = \"Search the files.\"",
+                    )?;
+                    store(cx, &meta, &mut out.description, parsed);
                     Ok(())
                 } else {
                     unknown(cx, &meta, CONTAINER_KEYS)
@@ -292,6 +343,22 @@ impl FieldAttrs {
                     } else {
                         out.opaque = Some(meta.path.span());
                     }
+                } else if meta.path.is_ident("description") {
+                    let parsed = parse_text(
+                        cx,
+                        &meta,
+                        "description",
+                        "description = \"The files to show.\"",
+                    )?;
+                    store(cx, &meta, &mut out.description, parsed);
+                } else if meta.path.is_ident("schema") {
+                    let parsed = parse_text(
+                        cx,
+                        &meta,
+                        "schema",
+                        "schema = \"{\\\"type\\\":\\\"string\\\"}\"",
+                    )?;
+                    store(cx, &meta, &mut out.schema, parsed);
                 } else {
                     return unknown(cx, &meta, FIELD_KEYS);
                 }
@@ -310,7 +377,7 @@ pub fn reject_on_variant(cx: &Ctxt, attrs: &[syn::Attribute]) {
     for attr in stitch_attrs(attrs) {
         cx.error_spanned_by(
             attr,
-            "`#[stitch(...)]` has no variant attributes; put `max_items`, `min_items` or `opaque` on a field",
+            "`#[stitch(...)]` has no variant attributes; put `max_items`, `min_items`, `opaque`, `description` or `schema` on a field, and document a variant with a doc comment",
         );
     }
 }

@@ -27,6 +27,28 @@ pub fn check(cx: &Ctxt, cont: &Container) {
 
 fn check_field(cx: &Ctxt, field: &Field) {
     let attrs = &field.attrs;
+    if let Some(schema) = &attrs.schema {
+        if attrs.opaque.is_none() {
+            cx.syn_error(syn::Error::new(
+                schema.span,
+                "`schema` describes an `opaque` field; stitch describes this field's type itself, so add `opaque` or remove `schema`",
+            ));
+        }
+        if let Err(why) = crate::json::check(&schema.value) {
+            cx.syn_error(syn::Error::new(
+                schema.span,
+                format!("`schema` must be JSON text: {why}"),
+            ));
+        }
+    }
+    if field.skip {
+        if let Some(description) = &attrs.description {
+            cx.syn_error(syn::Error::new(
+                description.span,
+                "this field is skipped by serde, so it is not in the schema and its `description` would never be shown",
+            ));
+        }
+    }
     if let (Some(min), Some(max)) = (&attrs.min_items, &attrs.max_items) {
         if max.value < min.value {
             cx.syn_error(syn::Error::new(

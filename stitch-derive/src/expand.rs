@@ -25,7 +25,25 @@ pub fn expand(cont: &Container) -> TokenStream {
         Data::Unsupported => quote!(),
     };
     let asserts = bound_asserts(cont);
-    wrap(cont, body, quote!(#(#helpers)*), asserts)
+    let (describe, beside) = crate::schema::describe(cont);
+    let input_schema = crate::schema::input_schema(cont);
+    let parts = Parts {
+        body,
+        helpers: quote!(#(#helpers)*),
+        asserts: quote!(#asserts #beside),
+        describe,
+        input_schema,
+    };
+    wrap(cont, parts)
+}
+
+/// The pieces `wrap` assembles.
+struct Parts {
+    body: TokenStream,
+    helpers: TokenStream,
+    asserts: TokenStream,
+    describe: TokenStream,
+    input_schema: TokenStream,
 }
 
 /// The impls with an empty walk, emitted beside the errors so that only the real mistakes show.
@@ -40,15 +58,27 @@ pub fn fallback(cont: &Container) -> TokenStream {
         ) {
         }
     };
-    wrap(cont, body, quote!(), quote!())
+    let describe = quote! {
+        const SCHEMA: &'static _stitch::__private::Schema = &_stitch::__private::Schema::Any;
+    };
+    let parts = Parts {
+        body,
+        helpers: quote!(),
+        asserts: quote!(),
+        describe,
+        input_schema: quote!(),
+    };
+    wrap(cont, parts)
 }
 
-fn wrap(
-    cont: &Container,
-    body: TokenStream,
-    helpers: TokenStream,
-    asserts: TokenStream,
-) -> TokenStream {
+fn wrap(cont: &Container, parts: Parts) -> TokenStream {
+    let Parts {
+        body,
+        helpers,
+        asserts,
+        describe,
+        input_schema,
+    } = parts;
     let krate = cont.krate();
     // Spanned at the user's `crate = "…"`, so a wrong path is reported there.
     let use_krate = match &cont.attrs.krate {
@@ -56,6 +86,7 @@ fn wrap(
         None => quote!(use #krate as _stitch;),
     };
     let ident = cont.ident;
+    let name = ident.to_string();
     let generics = bounded_generics(cont);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let helpers = if helpers.is_empty() {
@@ -86,7 +117,18 @@ fn wrap(
             }
 
             #[automatically_derived]
-            impl #impl_generics _stitch::__private::ToolArgs for #ident #ty_generics #where_clause {}
+            impl #impl_generics _stitch::__private::Describe for #ident #ty_generics #where_clause {
+                #describe
+            }
+
+            #[automatically_derived]
+            impl #impl_generics _stitch::__private::ToolArgs for #ident #ty_generics #where_clause {
+                #input_schema
+            }
+
+            _stitch::__stitch_json_schema! {
+                [#impl_generics] [#ident #ty_generics] [#where_clause] #name
+            }
         };
     }
 }

@@ -14,6 +14,8 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod json;
+mod schema;
 mod serde_attr;
 
 use proc_macro::TokenStream;

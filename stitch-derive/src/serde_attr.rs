@@ -35,6 +35,8 @@ pub struct SerdeField {
     pub aliases: Vec<String>,
     /// `default` or `default = "…"`
     pub default: bool,
+    /// `default = "…"`: a function the derive cannot see into.
+    pub default_path: bool,
     /// `skip` or `skip_deserializing`
     pub skip: bool,
     /// `flatten`
@@ -169,6 +171,7 @@ impl SerdeField {
                 }
             } else if p.is_ident("default") {
                 out.default = true;
+                out.default_path = meta.input.peek(syn::Token![=]);
                 return Ok(false);
             } else if p.is_ident("skip") || p.is_ident("skip_deserializing") {
                 out.skip = true;

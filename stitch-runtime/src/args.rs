@@ -30,6 +30,21 @@ use crate::error::{ArgsError, Issue};
 /// assert_eq!(ok.paths, OneOrMany::One("[preview].png".to_string()));
 /// ```
 pub trait ToolArgs: Coerce {
+    /// The input schema as JSON text, rendered during compilation: a JSON Schema (2020-12)
+    /// object with `properties` by serde's wire names and `required` as serde requires.
+    ///
+    /// A constant only for a type without generic parameters: naming it on a generic type is
+    /// a compile error; call [`ToolArgs::input_schema`] there, which builds the schema once
+    /// per instantiation on first use.
+    const INPUT_SCHEMA: &'static str = panic!(
+        "stitch: `INPUT_SCHEMA` is not a constant for a generic type; call `input_schema()`"
+    );
+
+    /// The input schema as a value (built once, then shared).
+    fn input_schema() -> &'static Value {
+        crate::schema::cached::<Self>()
+    }
+
     /// The raw surface: applies the rules to `args` in place and deserializes nothing.
     ///
     /// On `Ok`, JSON text at structured positions has been replaced by what it parses to;

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{ArgsError, Issue, MAX_ISSUES};
 use crate::path::Path;
+use crate::schema::Describe;
 use crate::text_list::Bounds;
 
 /// Nesting deeper than this many levels is refused (rule R7); serde_json's own parser stops at
@@ -101,7 +102,7 @@ pub enum Kind {
     label = "this field's type does not implement `Coerce`",
     note = "derive `ToolArgs` for `{Self}`, or mark the field `#[stitch(opaque)]` to leave it to serde untouched"
 )]
-pub trait Coerce: DeserializeOwned {
+pub trait Coerce: DeserializeOwned + Describe {
     /// What this type accepts, for the unions that hold it.
     const SHAPE: Shape;
 

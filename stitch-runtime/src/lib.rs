@@ -73,28 +73,78 @@
 //! touched); `Option`, `Box`, `Arc`, `Rc` (seen through); and every type deriving
 //! [`ToolArgs`]. A field of any other type is marked `#[stitch(opaque)]` and left to serde.
 //!
+//! # The input schema
+//! The same derive gives each type its input schema, rendered as JSON text during compilation
+//! ([`ToolArgs::INPUT_SCHEMA`], [`ToolArgs::input_schema`]): `properties` by serde's wire
+//! names, `required` exactly as serde requires, doc comments as descriptions, every subschema
+//! inline. [`tool`] wraps it as an MCP, OpenAI (plain or strict) or Anthropic tool definition.
+//!
 //! # Features
 //! - `derive` (default): re-exports `#[derive(ToolArgs)]`.
+//! - `schemars`: `schemars::JsonSchema` for [`OneOrMany`] and every derived type, returning
+//!   stitch's schema inline, so rmcp's `Parameters<T>` advertises it.
 
 #![deny(missing_docs)]
 
 mod args;
 mod coerce;
+mod describe;
 mod error;
 mod impls;
 mod one_or_many;
 mod path;
+pub mod schema;
+#[cfg(feature = "schemars")]
+mod schemars_impl;
 pub mod text_list;
+pub mod tool;
 
 pub use crate::args::ToolArgs;
 pub use crate::coerce::{Coerce, Cx, Kind, Shape, MAX_DEPTH};
 pub use crate::error::{ArgsError, Issue, IssueKind, MAX_ISSUES};
 pub use crate::one_or_many::OneOrMany;
 pub use crate::path::Path;
+pub use crate::schema::{Describe, Schema};
 pub use crate::text_list::{is_text_list, Bounds};
 
 #[cfg(feature = "derive")]
 pub use stitch_derive::ToolArgs;
+
+/// `schemars::JsonSchema` for a derived type, when the `schemars` feature is on (the feature
+/// is the runtime's, so the derive asks through this macro). Not a public API.
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __stitch_json_schema {
+    ([$($impl_generics:tt)*] [$($ty:tt)*] [$($where_clause:tt)*] $name:literal) => {
+        #[automatically_derived]
+        impl $($impl_generics)* $crate::__private::schemars::JsonSchema for $($ty)* $($where_clause)* {
+            fn inline_schema() -> bool {
+                true
+            }
+
+            fn schema_name() -> $crate::__private::Cow<'static, str> {
+                $crate::__private::Cow::Borrowed($name)
+            }
+
+            fn json_schema(
+                _: &mut $crate::__private::schemars::SchemaGenerator,
+            ) -> $crate::__private::schemars::Schema {
+                $crate::__private::derived_schema(
+                    <Self as $crate::__private::ToolArgs>::input_schema(),
+                )
+            }
+        }
+    };
+}
+
+/// Without the `schemars` feature there is nothing to implement.
+#[cfg(not(feature = "schemars"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __stitch_json_schema {
+    ($($anything:tt)*) => {};
+}
 
 /// What the derive's generated code names. Not a public API.
 #[doc(hidden)]
@@ -104,11 +154,43 @@ pub mod __private {
         walk_seq, Coerce, Cx, Kind, Shape,
     };
     pub use crate::path::Path;
+    pub use crate::schema::{
+        as_str as schema_str, bytes as schema_bytes, len as schema_len, Describe, Flattened,
+        Object, Property, Schema,
+    };
     pub use crate::text_list::{is_text_list, Bounds};
     pub use crate::ToolArgs;
     pub use core;
     pub use serde::de::DeserializeOwned;
     pub use serde_json::{from_str, Map, Value};
+    pub use std::borrow::Cow;
+    pub use std::sync::OnceLock;
+
+    #[cfg(feature = "schemars")]
+    pub use crate::schemars_impl::derived_schema;
+    #[cfg(feature = "schemars")]
+    pub use schemars;
+
+    /// A walked type's schema. Going through `Coerce` (not `Describe`) keeps a missing impl
+    /// to one error per field.
+    pub const fn schema_of<T: Coerce>() -> &'static Schema {
+        T::SCHEMA
+    }
+
+    /// Whether serde accepts a field of type `T` missing.
+    pub const fn optional_of<T: Coerce>() -> bool {
+        T::OPTIONAL
+    }
+
+    /// `T::default()` as JSON text, where known.
+    pub const fn default_of<T: Coerce>() -> Option<&'static str> {
+        T::DEFAULT
+    }
+
+    /// Parses a type's `INPUT_SCHEMA` into a value.
+    pub fn parse_schema(text: &str) -> Value {
+        crate::schema::parse(text)
+    }
     pub use std::string::String;
 
     /// Whether `max_items` / `min_items` mean something at a position of this shape: a

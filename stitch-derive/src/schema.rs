@@ -1,0 +1,371 @@
+//! Generates the `Describe` impl (the type's schema as a `&'static` tree) and, for types
+//! without generics, the `INPUT_SCHEMA` constant rendered from it during compilation.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
+
+/// The marker type that stands for the container inside its own fields' schemas.
+fn marker() -> syn::Ident {
+    format_ident!("__StitchRecursion")
+}
+
+/// What the schema code needs to know about the container.
+struct Ctx<'a> {
+    cont: &'a Container<'a>,
+    /// The container names itself in a field: its self-references become `{"$ref":"#Name"}`.
+    recursive: bool,
+}
+
+/// The items of the `Describe` impl, plus any item the const block needs beside it.
+pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
+    let recursive = all_fields(cont).any(|f| mentions(f.ty, cont.ident));
+    let cx = Ctx { cont, recursive };
+    let (schema, optional) = match &cont.data {
+        Data::Struct(fields) if cont.serde.transparent => {
+            match crate::ast::transparent_field(fields) {
+                Some(field) => (field_schema(&cx, field), optional_of(&cx, field)),
+                None => (quote!(&_stitch::__private::Schema::Any), quote!(false)),
+            }
+        }
+        Data::Struct(fields) => {
+            let description = cont
+                .attrs
+                .description
+                .as_ref()
+                .map(|d| d.value.clone())
+                .or_else(|| cont.doc.clone());
+            (object(&cx, fields, description), quote!(false))
+        }
+        Data::Newtype(field) => (field_schema(&cx, field), optional_of(&cx, field)),
+        Data::Enum(variants) => (enumeration(&cx, variants), quote!(false)),
+        Data::Unsupported => (quote!(&_stitch::__private::Schema::Any), quote!(false)),
+    };
+    let name = cont.ident.to_string();
+    let (schema, beside) = if recursive {
+        let marker = marker();
+        (
+            quote!(&_stitch::__private::Schema::Anchored { anchor: #name, inner: #schema }),
+            quote! {
+                #[doc(hidden)]
+                struct #marker;
+                impl _stitch::__private::Describe for #marker {
+                    const SCHEMA: &'static _stitch::__private::Schema =
+                        &_stitch::__private::Schema::Ref(#name);
+                }
+            },
+        )
+    } else {
+        (schema, quote!())
+    };
+    let items = quote! {
+        const SCHEMA: &'static _stitch::__private::Schema = #schema;
+        const OPTIONAL: bool = #optional;
+    };
+    (items, beside)
+}
+
+/// `INPUT_SCHEMA` and `input_schema()` for a type without generic parameters.
+pub fn input_schema(cont: &Container) -> TokenStream {
+    if !cont.generics.params.is_empty() {
+        // A generic type's schema depends on its parameters: `input_schema()` builds it once
+        // per instantiation at run time (the trait's default), and `INPUT_SCHEMA` is refused.
+        return quote!();
+    }
+    let ident = cont.ident;
+    quote! {
+        const INPUT_SCHEMA: &'static str = {
+            const LEN: usize =
+                _stitch::__private::schema_len(<#ident as _stitch::__private::Describe>::SCHEMA);
+            const BYTES: [u8; LEN] =
+                _stitch::__private::schema_bytes::<LEN>(<#ident as _stitch::__private::Describe>::SCHEMA);
+            _stitch::__private::schema_str(&BYTES)
+        };
+        fn input_schema() -> &'static _stitch::__private::Value {
+            static SCHEMA: _stitch::__private::OnceLock<_stitch::__private::Value> =
+                _stitch::__private::OnceLock::new();
+            SCHEMA.get_or_init(|| {
+                _stitch::__private::parse_schema(<Self as _stitch::__private::ToolArgs>::INPUT_SCHEMA)
+            })
+        }
+    }
+}
+
+fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
+    match &cont.data {
+        Data::Struct(fields) => Box::new(fields.iter()),
+        Data::Newtype(field) => Box::new(std::iter::once(field)),
+        Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
+        Data::Unsupported => Box::new(std::iter::empty()),
+    }
+}
+
+/// Whether `ty` names the type `ident` (or `Self`) anywhere.
+fn mentions(ty: &syn::Type, ident: &syn::Ident) -> bool {
+    let mut found = false;
+    let tokens = quote!(#ty);
+    scan(tokens, ident, &mut found);
+    found
+}
+
+fn scan(tokens: TokenStream, ident: &syn::Ident, found: &mut bool) {
+    for tt in tokens {
+        match tt {
+            proc_macro2::TokenTree::Ident(i) if i == *ident || i == "Self" => *found = true,
+            proc_macro2::TokenTree::Group(g) => scan(g.stream(), ident, found),
+            _ => {}
+        }
+    }
+}
+
+/// `ty` with each path type naming the container (or `Self`) replaced by the marker.
+fn replace(ty: &syn::Type, ident: &syn::Ident) -> syn::Type {
+    let mut ty = ty.clone();
+    replace_in(&mut ty, ident);
+    ty
+}
+
+fn replace_in(ty: &mut syn::Type, ident: &syn::Ident) {
+    match ty {
+        syn::Type::Path(path) if path.qself.is_none() => {
+            let names_us = path
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == *ident || s.ident == "Self");
+            if names_us && path.path.segments.len() == 1 {
+                let marker = marker();
+                *ty = syn::parse_quote!(#marker);
+                return;
+            }
+            for segment in path.path.segments.iter_mut() {
+                if let syn::PathArguments::AngleBracketed(args) = &mut segment.arguments {
+                    for arg in args.args.iter_mut() {
+                        if let syn::GenericArgument::Type(inner) = arg {
+                            replace_in(inner, ident);
+                        }
+                    }
+                }
+            }
+        }
+        syn::Type::Array(array) => replace_in(&mut array.elem, ident),
+        syn::Type::Slice(slice) => replace_in(&mut slice.elem, ident),
+        syn::Type::Tuple(tuple) => tuple.elems.iter_mut().for_each(|t| replace_in(t, ident)),
+        syn::Type::Paren(paren) => replace_in(&mut paren.elem, ident),
+        syn::Type::Group(group) => replace_in(&mut group.elem, ident),
+        _ => {}
+    }
+}
+
+/// The field's type as the schema code names it.
+fn schema_type(cx: &Ctx, field: &Field) -> syn::Type {
+    if cx.recursive {
+        replace(field.ty, cx.cont.ident)
+    } else {
+        field.ty.clone()
+    }
+}
+
+/// One of the field type's schema constants (`SCHEMA`, `OPTIONAL`, `DEFAULT`), spanned at the
+/// type. A type that names the container goes through `Describe` (the marker implements only
+/// that); any other through `Coerce`, so a type stitch does not know gets the walk's error
+/// only, once.
+fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
+    let ty = schema_type(cx, field);
+    let span = syn::spanned::Spanned::span(field.ty);
+    if cx.recursive && mentions(field.ty, cx.cont.ident) {
+        let item = syn::Ident::new(which, span);
+        quote_spanned!(span=> <#ty as _stitch::__private::Describe>::#item)
+    } else {
+        let f = syn::Ident::new(
+            match which {
+                "SCHEMA" => "schema_of",
+                "OPTIONAL" => "optional_of",
+                _ => "default_of",
+            },
+            span,
+        );
+        quote_spanned!(span=> _stitch::__private::#f::<#ty>())
+    }
+}
+
+/// The field's schema expression, with its item bounds.
+fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
+    if field.attrs.opaque.is_some() {
+        return match &field.attrs.schema {
+            Some(text) => {
+                let text = &text.value;
+                quote!(&_stitch::__private::Schema::Raw(#text))
+            }
+            None => quote!(&_stitch::__private::Schema::Any),
+        };
+    }
+    let schema = constant(cx, field, "SCHEMA");
+    let (min, max) = (&field.attrs.min_items, &field.attrs.max_items);
+    if min.is_none() && max.is_none() {
+        return schema;
+    }
+    let min = min.as_ref().map_or(0, |m| m.value);
+    let max = match max {
+        Some(m) => {
+            let m = m.value;
+            quote!(#m)
+        }
+        None => quote!(usize::MAX),
+    };
+    quote!(&_stitch::__private::Schema::Bounded { inner: #schema, min: #min, max: #max })
+}
+
+/// Whether serde accepts the field missing because of its type (`Option<T>`).
+fn optional_of(cx: &Ctx, field: &Field) -> TokenStream {
+    if field.attrs.opaque.is_some() {
+        let option = match field.ty {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "Option"),
+            _ => false,
+        };
+        return quote!(#option);
+    }
+    constant(cx, field, "OPTIONAL")
+}
+
+fn text(value: Option<String>) -> TokenStream {
+    match value {
+        Some(v) => quote!(_stitch::__private::core::option::Option::Some(#v)),
+        None => quote!(_stitch::__private::core::option::Option::None),
+    }
+}
+
+/// `&Schema::Object(&Object { … })` for named fields.
+fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
+    let container_default = cx.cont.serde.default;
+    let properties = fields
+        .iter()
+        .filter(|f| !f.skip && !f.flatten)
+        .map(|field| {
+            let name = &field.names.wire;
+            let schema = field_schema(cx, field);
+            let required = if field.default || container_default {
+                quote!(false)
+            } else {
+                let optional = optional_of(cx, field);
+                quote!(!#optional)
+            };
+            let description = text(
+                field
+                    .attrs
+                    .description
+                    .as_ref()
+                    .map(|d| d.value.clone())
+                    .or_else(|| field.doc.clone()),
+            );
+            let default = if field.default && !field.default_path && field.attrs.opaque.is_none() {
+                constant(cx, field, "DEFAULT")
+            } else {
+                quote!(_stitch::__private::core::option::Option::None)
+            };
+            quote! {
+                _stitch::__private::Property {
+                    name: #name,
+                    schema: #schema,
+                    required: #required,
+                    description: #description,
+                    default: #default,
+                }
+            }
+        });
+    let flattened = fields.iter().filter(|f| !f.skip && f.flatten).map(|field| {
+        let schema = field_schema(cx, field);
+        let optional = optional_of(cx, field);
+        quote!(_stitch::__private::Flattened { schema: #schema, optional: #optional })
+    });
+    let deny = cx.cont.serde.deny_unknown_fields;
+    let description = text(description);
+    quote! {
+        &_stitch::__private::Schema::Object(&_stitch::__private::Object {
+            properties: &[#(#properties),*],
+            flatten: &[#(#flattened),*],
+            deny_unknown_fields: #deny,
+            description: #description,
+        })
+    }
+}
+
+/// The schema of a variant's content (what follows its tag).
+fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
+    match variant.style {
+        Style::Unit => quote!(&_stitch::__private::Schema::Null),
+        Style::Newtype => field_schema(cx, &variant.fields[0]),
+        Style::Tuple => {
+            let items = variant.fields.iter().map(|f| field_schema(cx, f));
+            quote!(&_stitch::__private::Schema::Tuple(&[#(#items),*]))
+        }
+        Style::Struct => object(cx, &variant.fields, variant.doc.clone()),
+    }
+}
+
+fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
+    let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
+    let tagging = cx.cont.tagging();
+    let units: Vec<&str> = variants
+        .iter()
+        .filter(|v| v.style == Style::Unit)
+        .flat_map(|v| v.names.all())
+        .collect();
+    if tagging == Tagging::External
+        && units.len() == variants.iter().flat_map(|v| v.names.all()).count()
+    {
+        return quote!(&_stitch::__private::Schema::Enum(&[#(#units),*]));
+    }
+    let members: Vec<TokenStream> = match &tagging {
+        Tagging::External => {
+            let mut members = Vec::new();
+            if !units.is_empty() {
+                members.push(quote!(&_stitch::__private::Schema::Enum(&[#(#units),*])));
+            }
+            for v in variants.iter().filter(|v| v.style != Style::Unit) {
+                let key = &v.names.wire;
+                let content = content(cx, v);
+                members.push(quote!(&_stitch::__private::Schema::External { key: #key, content: #content }));
+            }
+            members
+        }
+        Tagging::Internal { tag } => variants
+            .iter()
+            .map(|v| {
+                let value = &v.names.wire;
+                let body = content(cx, v);
+                quote!(&_stitch::__private::Schema::Tagged { tag: #tag, value: #value, body: #body })
+            })
+            .collect(),
+        Tagging::Adjacent { tag, content: key } => variants
+            .iter()
+            .map(|v| {
+                let value = &v.names.wire;
+                let body = if v.style == Style::Unit {
+                    quote!(_stitch::__private::core::option::Option::None)
+                } else {
+                    let c = content(cx, v);
+                    quote!(_stitch::__private::core::option::Option::Some(#c))
+                };
+                quote! {
+                    &_stitch::__private::Schema::Adjacent {
+                        tag: #tag,
+                        value: #value,
+                        content_key: #key,
+                        content: #body,
+                    }
+                }
+            })
+            .collect(),
+        Tagging::Untagged => {
+            let members = variants.iter().map(|v| content(cx, v));
+            return quote!(&_stitch::__private::Schema::AnyOf(&[#(#members),*]));
+        }
+    };
+    quote!(&_stitch::__private::Schema::OneOf(&[#(#members),*]))
+}

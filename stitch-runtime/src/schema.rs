@@ -1,0 +1,804 @@
+//! The input schema: a JSON Schema (2020-12 vocabulary) built at compile time from the same
+//! types the walk follows.
+//!
+//! Every type describes itself as a `&'static` [`Schema`] tree ([`Describe`]); the derive
+//! composes the trees of a struct's fields, and [`write`] renders a tree as JSON text in a
+//! `const fn`, so that [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs::INPUT_SCHEMA) is a constant.
+//! Every subschema is inline (no `$ref`, no `$defs`), except inside a recursive type, whose
+//! root carries an `$anchor` that its self-references point to.
+
+/// A JSON Schema fragment, as `&'static` parts that constants can hold.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Schema {
+    /// `{}`: anything (`serde_json::Value`, an opaque field without a schema).
+    Any,
+    /// `{"type":"null"}`
+    Null,
+    /// `{"type":"boolean"}`
+    Boolean,
+    /// `{"type":"integer","minimum":…,"maximum":…}` from the Rust type's range.
+    Integer {
+        /// The smallest value.
+        min: i128,
+        /// The largest value.
+        max: u128,
+    },
+    /// `{"type":"number"}`
+    Number,
+    /// `{"type":"string"}`
+    String,
+    /// A string of exactly one character.
+    Char,
+    /// `{"type":"string","enum":[…]}`: a unit-variant enum.
+    Enum(&'static [&'static str]),
+    /// `{"type":"array","items":…}`
+    Array {
+        /// The element schema.
+        items: &'static Schema,
+        /// `minItems`, when above zero.
+        min_items: usize,
+        /// `maxItems`, when bounded.
+        max_items: Option<usize>,
+        /// `uniqueItems` (sets).
+        unique: bool,
+    },
+    /// `{"type":"array","prefixItems":[…],"items":false,…}`: a tuple.
+    Tuple(&'static [&'static Schema]),
+    /// `{"type":"object","additionalProperties":…}`: a map with string keys.
+    Map(&'static Schema),
+    /// A struct.
+    Object(&'static Object),
+    /// `OneOrMany<T>`: `{"anyOf":[T,{"type":"array","items":T}]}`.
+    OneOrMany(&'static Schema),
+    /// `{"anyOf":[…]}`: an untagged enum.
+    AnyOf(&'static [&'static Schema]),
+    /// `{"oneOf":[…]}`: a tagged enum.
+    OneOf(&'static [&'static Schema]),
+    /// An internally tagged variant: an object whose `tag` is the constant `value`, with the
+    /// properties of `body` (an object schema, or `Null` for a unit variant).
+    Tagged {
+        /// The tag's key.
+        tag: &'static str,
+        /// The variant's name.
+        value: &'static str,
+        /// The variant's fields.
+        body: &'static Schema,
+    },
+    /// An adjacently tagged variant: `{"tag": value, "content": content}`.
+    Adjacent {
+        /// The tag's key.
+        tag: &'static str,
+        /// The variant's name.
+        value: &'static str,
+        /// The content's key.
+        content_key: &'static str,
+        /// The content's schema (`None` for a unit variant).
+        content: Option<&'static Schema>,
+    },
+    /// An externally tagged variant with data: `{"Variant": content}`.
+    External {
+        /// The variant's name.
+        key: &'static str,
+        /// The content's schema.
+        content: &'static Schema,
+    },
+    /// Schema text given by the user (`#[stitch(schema = "…")]`), checked to be JSON.
+    Raw(&'static str),
+    /// `{"$ref":"#Name"}`: a recursive type's reference to itself.
+    Ref(&'static str),
+    /// A recursive type's schema, carrying `"$anchor":"Name"`.
+    Anchored {
+        /// The anchor's name.
+        anchor: &'static str,
+        /// The schema.
+        inner: &'static Schema,
+    },
+    /// A field's `min_items` / `max_items`, applied to the array form of `inner`.
+    Bounded {
+        /// The field type's schema.
+        inner: &'static Schema,
+        /// `min_items`
+        min: usize,
+        /// `max_items` (`usize::MAX` when unset).
+        max: usize,
+    },
+}
+
+/// The object schema of a struct (or a struct variant).
+#[derive(Debug)]
+pub struct Object {
+    /// The properties, by serde's wire names.
+    pub properties: &'static [Property],
+    /// Flattened fields, whose properties (or map values) join this object's.
+    pub flatten: &'static [Flattened],
+    /// `#[serde(deny_unknown_fields)]`: `"additionalProperties": false`.
+    pub deny_unknown_fields: bool,
+    /// The struct's doc comment or `#[stitch(description = "…")]`.
+    pub description: Option<&'static str>,
+}
+
+/// One property of an [`Object`].
+#[derive(Debug)]
+pub struct Property {
+    /// The wire name.
+    pub name: &'static str,
+    /// The field type's schema.
+    pub schema: &'static Schema,
+    /// serde requires it (no `Option`, no `default`).
+    pub required: bool,
+    /// The field's doc comment or `#[stitch(description = "…")]`.
+    pub description: Option<&'static str>,
+    /// The default value as JSON text, where the derive can see it.
+    pub default: Option<&'static str>,
+}
+
+/// A `#[serde(flatten)]` field.
+#[derive(Debug)]
+pub struct Flattened {
+    /// The flattened type's schema (an object or a map).
+    pub schema: &'static Schema,
+    /// The field is an `Option`: its properties are not required.
+    pub optional: bool,
+}
+
+/// A type's schema, for the derive to compose. Implemented for every type stitch walks.
+pub trait Describe {
+    /// The schema of a value of this type.
+    const SCHEMA: &'static Schema;
+    /// serde accepts the field missing (`Option<T>`).
+    const OPTIONAL: bool = false;
+    /// `Default::default()` as JSON text, for `#[serde(default)]` fields, where it is known.
+    const DEFAULT: Option<&'static str> = None;
+}
+
+/// What a [`OneOrMany`](crate::OneOrMany) field's description says about the list form.
+pub const ONE_OR_MANY_NOTE: &str =
+    "One value, or a list of values passed as a JSON array (not as JSON text).";
+
+/// Renders `schema` as JSON text into `buf`, returning the length the text needs. With a
+/// buffer too short (or empty) nothing past its end is written, so a first call with an
+/// empty buffer measures and a second one writes.
+pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
+    let mut w = Writer { buf, at: 0 };
+    w.schema(schema, Extras::NONE, NO_BOUNDS);
+    w.at
+}
+
+/// The length of `schema`'s JSON text.
+pub const fn len(schema: &Schema) -> usize {
+    write(schema, &mut [])
+}
+
+/// `schema`'s JSON text as a byte array of its exact length `N` (= [`len`]).
+pub const fn bytes<const N: usize>(schema: &Schema) -> [u8; N] {
+    let mut buf = [0u8; N];
+    write(schema, &mut buf);
+    buf
+}
+
+/// The bytes of [`bytes`] as `&str`.
+pub const fn as_str(bytes: &[u8]) -> &str {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => s,
+        // Only string slices and ASCII are ever written.
+        Err(_) => panic!("stitch: a schema's text is not UTF-8"),
+    }
+}
+
+/// Keys a property adds to its schema's object.
+#[derive(Clone, Copy)]
+struct Extras {
+    description: Option<&'static str>,
+    default: Option<&'static str>,
+}
+
+impl Extras {
+    const NONE: Extras = Extras {
+        description: None,
+        default: None,
+    };
+}
+
+const NO_BOUNDS: (usize, usize) = (0, usize::MAX);
+
+struct Writer<'a> {
+    buf: &'a mut [u8],
+    at: usize,
+}
+
+impl Writer<'_> {
+    const fn raw(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            if self.at + i < self.buf.len() {
+                self.buf[self.at + i] = bytes[i];
+            }
+            i += 1;
+        }
+        self.at += bytes.len();
+    }
+
+    const fn s(&mut self, text: &str) {
+        self.raw(text.as_bytes());
+    }
+
+    /// A JSON string literal.
+    const fn string(&mut self, text: &str) {
+        self.raw(b"\"");
+        self.escaped(text);
+        self.raw(b"\"");
+    }
+
+    /// String contents with JSON escapes.
+    const fn escaped(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        let mut start = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b == b'"' || b == b'\\' || b < 0x20 {
+                self.raw(bytes.split_at(i).0.split_at(start).1);
+                match b {
+                    b'"' => self.raw(b"\\\""),
+                    b'\\' => self.raw(b"\\\\"),
+                    b'\n' => self.raw(b"\\n"),
+                    b'\r' => self.raw(b"\\r"),
+                    b'\t' => self.raw(b"\\t"),
+                    _ => {
+                        const HEX: &[u8; 16] = b"0123456789abcdef";
+                        self.raw(b"\\u00");
+                        self.raw(&[HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
+                    }
+                }
+                start = i + 1;
+            }
+            i += 1;
+        }
+        self.raw(bytes.split_at(start).1);
+    }
+
+    const fn unsigned(&mut self, mut n: u128) {
+        let mut digits = [0u8; 40];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        self.raw(digits.split_at(at).1);
+    }
+
+    const fn signed(&mut self, n: i128) {
+        if n < 0 {
+            self.raw(b"-");
+        }
+        self.unsigned(n.unsigned_abs());
+    }
+
+    /// `"key":` preceded by a comma unless `first`.
+    const fn key(&mut self, first: &mut bool, key: &str) {
+        if !*first {
+            self.raw(b",");
+        }
+        *first = false;
+        self.string(key);
+        self.raw(b":");
+    }
+
+    /// Opens an object and writes the property extras; returns whether no key is written yet.
+    const fn open(&mut self, extras: Extras) -> bool {
+        self.raw(b"{");
+        let mut first = true;
+        if let Some(description) = extras.description {
+            self.key(&mut first, "description");
+            self.string(description);
+        }
+        if let Some(default) = extras.default {
+            self.key(&mut first, "default");
+            self.s(default);
+        }
+        first
+    }
+
+    const fn schema(&mut self, schema: &Schema, extras: Extras, bounds: (usize, usize)) {
+        match schema {
+            Schema::Any => {
+                self.open(extras);
+                self.raw(b"}");
+            }
+            Schema::Null => self.typed(extras, "null"),
+            Schema::Boolean => self.typed(extras, "boolean"),
+            Schema::Number => self.typed(extras, "number"),
+            Schema::String => self.typed(extras, "string"),
+            Schema::Integer { min, max } => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("integer");
+                self.key(&mut first, "minimum");
+                self.signed(*min);
+                self.key(&mut first, "maximum");
+                self.unsigned(*max);
+                self.raw(b"}");
+            }
+            Schema::Char => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("string");
+                self.key(&mut first, "minLength");
+                self.raw(b"1");
+                self.key(&mut first, "maxLength");
+                self.raw(b"1");
+                self.raw(b"}");
+            }
+            Schema::Enum(names) => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("string");
+                self.key(&mut first, "enum");
+                self.strings(names);
+                self.raw(b"}");
+            }
+            Schema::Array {
+                items,
+                min_items,
+                max_items,
+                unique,
+            } => {
+                let min = if *min_items > bounds.0 {
+                    *min_items
+                } else {
+                    bounds.0
+                };
+                let max = match max_items {
+                    Some(m) if *m < bounds.1 => *m,
+                    _ => bounds.1,
+                };
+                self.array(extras, items, min, max, *unique);
+            }
+            Schema::Tuple(items) => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("array");
+                self.key(&mut first, "prefixItems");
+                self.list(items);
+                self.key(&mut first, "items");
+                self.raw(b"false");
+                self.key(&mut first, "minItems");
+                self.unsigned(items.len() as u128);
+                self.key(&mut first, "maxItems");
+                self.unsigned(items.len() as u128);
+                self.raw(b"}");
+            }
+            Schema::Map(values) => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("object");
+                if !matches!(values, Schema::Any) {
+                    self.key(&mut first, "additionalProperties");
+                    self.schema(values, Extras::NONE, NO_BOUNDS);
+                }
+                self.raw(b"}");
+            }
+            Schema::Object(object) => self.object(object, extras, None),
+            Schema::OneOrMany(item) => {
+                let mut first = self.raw_open_note(extras);
+                self.key(&mut first, "anyOf");
+                self.raw(b"[");
+                self.schema(item, Extras::NONE, NO_BOUNDS);
+                self.raw(b",");
+                self.array(Extras::NONE, item, bounds.0, bounds.1, false);
+                self.raw(b"]}");
+            }
+            Schema::AnyOf(members) => self.keyed_list(extras, "anyOf", members),
+            Schema::OneOf(members) => self.keyed_list(extras, "oneOf", members),
+            Schema::Tagged { tag, value, body } => match body {
+                Schema::Object(object) => self.object(object, extras, Some((tag, value))),
+                Schema::Anchored {
+                    anchor,
+                    inner: Schema::Object(object),
+                } => {
+                    // A recursive variant body keeps its anchor, which its fields refer to.
+                    self.raw(b"{\"$anchor\":");
+                    self.string(anchor);
+                    let start = self.at;
+                    self.object(object, extras, Some((tag, value)));
+                    self.join_after(start);
+                }
+                _ => self.object(&Object::EMPTY, extras, Some((tag, value))),
+            },
+            Schema::Adjacent {
+                tag,
+                value,
+                content_key,
+                content,
+            } => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("object");
+                self.key(&mut first, "properties");
+                self.raw(b"{");
+                self.string(tag);
+                self.raw(b":");
+                self.constant(value);
+                if let Some(content) = content {
+                    self.raw(b",");
+                    self.string(content_key);
+                    self.raw(b":");
+                    self.schema(content, Extras::NONE, NO_BOUNDS);
+                }
+                self.raw(b"}");
+                self.key(&mut first, "required");
+                self.raw(b"[");
+                self.string(tag);
+                if content.is_some() {
+                    self.raw(b",");
+                    self.string(content_key);
+                }
+                self.raw(b"]");
+                self.key(&mut first, "additionalProperties");
+                self.raw(b"false}");
+            }
+            Schema::External { key, content } => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("object");
+                self.key(&mut first, "properties");
+                self.raw(b"{");
+                self.string(key);
+                self.raw(b":");
+                self.schema(content, Extras::NONE, NO_BOUNDS);
+                self.raw(b"}");
+                self.key(&mut first, "required");
+                self.raw(b"[");
+                self.string(key);
+                self.raw(b"]");
+                self.key(&mut first, "additionalProperties");
+                self.raw(b"false}");
+            }
+            Schema::Raw(text) => self.raw_schema(text, extras),
+            Schema::Ref(anchor) => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "$ref");
+                self.raw(b"\"#");
+                self.escaped(anchor);
+                self.raw(b"\"}");
+            }
+            Schema::Anchored { anchor, inner } => {
+                // The anchor goes first in the inner schema's object.
+                self.raw(b"{\"$anchor\":");
+                self.string(anchor);
+                let start = self.at;
+                self.schema(inner, extras, bounds);
+                // Replace the inner `{` with `,` (or drop it for an empty object).
+                self.join_after(start);
+            }
+            Schema::Bounded { inner, min, max } => {
+                let min = if *min > bounds.0 { *min } else { bounds.0 };
+                let max = if *max < bounds.1 { *max } else { bounds.1 };
+                self.schema(inner, extras, (min, max))
+            }
+        }
+    }
+
+    /// After `{"$anchor":"…"` has been written and then a whole schema object starting at
+    /// `start`, turns that object's opening brace into a separator.
+    const fn join_after(&mut self, start: usize) {
+        if start < self.buf.len() {
+            let empty = start + 1 < self.buf.len() && self.buf[start + 1] == b'}';
+            self.buf[start] = if empty { b' ' } else { b',' };
+        }
+    }
+
+    const fn typed(&mut self, extras: Extras, ty: &str) {
+        let mut first = self.open(extras);
+        self.key(&mut first, "type");
+        self.string(ty);
+        self.raw(b"}");
+    }
+
+    const fn constant(&mut self, value: &str) {
+        self.raw(b"{\"type\":\"string\",\"const\":");
+        self.string(value);
+        self.raw(b"}");
+    }
+
+    /// Opens a `OneOrMany`'s object: the field's description followed by the list note.
+    const fn raw_open_note(&mut self, extras: Extras) -> bool {
+        self.raw(b"{");
+        let mut first = true;
+        self.key(&mut first, "description");
+        self.raw(b"\"");
+        if let Some(description) = extras.description {
+            self.escaped(description);
+            self.raw(b" ");
+        }
+        self.escaped(ONE_OR_MANY_NOTE);
+        self.raw(b"\"");
+        if let Some(default) = extras.default {
+            self.key(&mut first, "default");
+            self.s(default);
+        }
+        first
+    }
+
+    const fn array(
+        &mut self,
+        extras: Extras,
+        items: &Schema,
+        min: usize,
+        max: usize,
+        unique: bool,
+    ) {
+        let mut first = self.open(extras);
+        self.key(&mut first, "type");
+        self.string("array");
+        self.key(&mut first, "items");
+        self.schema(items, Extras::NONE, NO_BOUNDS);
+        if min > 0 {
+            self.key(&mut first, "minItems");
+            self.unsigned(min as u128);
+        }
+        if max != usize::MAX {
+            self.key(&mut first, "maxItems");
+            self.unsigned(max as u128);
+        }
+        if unique {
+            self.key(&mut first, "uniqueItems");
+            self.raw(b"true");
+        }
+        self.raw(b"}");
+    }
+
+    const fn keyed_list(&mut self, extras: Extras, key: &str, members: &[&Schema]) {
+        let mut first = self.open(extras);
+        self.key(&mut first, key);
+        self.list(members);
+        self.raw(b"}");
+    }
+
+    const fn list(&mut self, members: &[&Schema]) {
+        self.raw(b"[");
+        let mut i = 0;
+        while i < members.len() {
+            if i > 0 {
+                self.raw(b",");
+            }
+            self.schema(members[i], Extras::NONE, NO_BOUNDS);
+            i += 1;
+        }
+        self.raw(b"]");
+    }
+
+    const fn strings(&mut self, names: &[&str]) {
+        self.raw(b"[");
+        let mut i = 0;
+        while i < names.len() {
+            if i > 0 {
+                self.raw(b",");
+            }
+            self.string(names[i]);
+            i += 1;
+        }
+        self.raw(b"]");
+    }
+
+    /// User schema text: the property's extras are added when it is an object.
+    const fn raw_schema(&mut self, text: &str, extras: Extras) {
+        let bytes = trim(text.as_bytes());
+        let has_extras = extras.description.is_some() || extras.default.is_some();
+        if !has_extras || bytes.is_empty() || bytes[0] != b'{' {
+            self.raw(bytes);
+            return;
+        }
+        let first = self.open(extras);
+        let rest = trim(bytes.split_at(1).1);
+        if !(rest.len() == 1 && rest[0] == b'}') && !first {
+            self.raw(b",");
+        }
+        self.raw(rest);
+    }
+
+    /// A struct's object; `tag` adds an internally tagged variant's constant tag first.
+    const fn object(&mut self, object: &Object, extras: Extras, tag: Option<(&str, &str)>) {
+        let extras = match (extras.description, object.description) {
+            (None, Some(description)) => Extras {
+                description: Some(description),
+                default: extras.default,
+            },
+            _ => extras,
+        };
+        let mut first = self.open(extras);
+        self.key(&mut first, "type");
+        self.string("object");
+        self.key(&mut first, "properties");
+        self.raw(b"{");
+        let mut any = false;
+        if let Some((key, value)) = tag {
+            self.string(key);
+            self.raw(b":");
+            self.constant(value);
+            any = true;
+        }
+        self.properties(object, &mut any);
+        self.raw(b"}");
+        // `required`: the tag, then each required property (flattened ones included).
+        let mut required = tag.is_some();
+        if !required {
+            required = has_required(object, false);
+        }
+        if required {
+            self.key(&mut first, "required");
+            self.raw(b"[");
+            let mut any = false;
+            if let Some((key, _)) = tag {
+                self.string(key);
+                any = true;
+            }
+            self.required(object, &mut any, false);
+            self.raw(b"]");
+        }
+        if let Some(values) = flattened_map(object) {
+            self.key(&mut first, "additionalProperties");
+            self.schema(values, Extras::NONE, NO_BOUNDS);
+        } else if object.deny_unknown_fields {
+            self.key(&mut first, "additionalProperties");
+            self.raw(b"false");
+        }
+        self.raw(b"}");
+    }
+
+    const fn properties(&mut self, object: &Object, any: &mut bool) {
+        let mut i = 0;
+        while i < object.properties.len() {
+            let p = &object.properties[i];
+            if *any {
+                self.raw(b",");
+            }
+            *any = true;
+            self.string(p.name);
+            self.raw(b":");
+            self.schema(
+                p.schema,
+                Extras {
+                    description: p.description,
+                    default: p.default,
+                },
+                NO_BOUNDS,
+            );
+            i += 1;
+        }
+        let mut f = 0;
+        while f < object.flatten.len() {
+            if let Some(inner) = as_object(object.flatten[f].schema) {
+                self.properties(inner, any);
+            }
+            f += 1;
+        }
+    }
+
+    const fn required(&mut self, object: &Object, any: &mut bool, optional: bool) {
+        if optional {
+            return;
+        }
+        let mut i = 0;
+        while i < object.properties.len() {
+            let p = &object.properties[i];
+            if p.required {
+                if *any {
+                    self.raw(b",");
+                }
+                *any = true;
+                self.string(p.name);
+            }
+            i += 1;
+        }
+        let mut f = 0;
+        while f < object.flatten.len() {
+            if let Some(inner) = as_object(object.flatten[f].schema) {
+                self.required(inner, any, object.flatten[f].optional);
+            }
+            f += 1;
+        }
+    }
+}
+
+impl Object {
+    /// An object with no property.
+    pub const EMPTY: Object = Object {
+        properties: &[],
+        flatten: &[],
+        deny_unknown_fields: false,
+        description: None,
+    };
+}
+
+const fn as_object(schema: &Schema) -> Option<&Object> {
+    match schema {
+        Schema::Object(object) => Some(object),
+        Schema::Anchored { inner, .. } => as_object(inner),
+        Schema::Bounded { inner, .. } => as_object(inner),
+        _ => None,
+    }
+}
+
+const fn has_required(object: &Object, optional: bool) -> bool {
+    if optional {
+        return false;
+    }
+    let mut i = 0;
+    while i < object.properties.len() {
+        if object.properties[i].required {
+            return true;
+        }
+        i += 1;
+    }
+    let mut f = 0;
+    while f < object.flatten.len() {
+        if let Some(inner) = as_object(object.flatten[f].schema) {
+            if has_required(inner, object.flatten[f].optional) {
+                return true;
+            }
+        }
+        f += 1;
+    }
+    false
+}
+
+/// The value schema of a flattened map, which takes every key the properties do not.
+const fn flattened_map(object: &Object) -> Option<&Schema> {
+    let mut f = 0;
+    while f < object.flatten.len() {
+        if let Schema::Map(values) = object.flatten[f].schema {
+            return Some(values);
+        }
+        f += 1;
+    }
+    None
+}
+
+const fn trim(mut bytes: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = bytes {
+        if first.is_ascii_whitespace() {
+            bytes = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = bytes {
+        if last.is_ascii_whitespace() {
+            bytes = rest;
+        } else {
+            break;
+        }
+    }
+    bytes
+}
+
+/// Renders a type's schema at run time, once per type (generic types, whose schema cannot be
+/// a constant), and keeps it for the life of the program.
+pub(crate) fn cached<T: Describe + ?Sized>() -> &'static serde_json::Value {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, &'static serde_json::Value>>> =
+        OnceLock::new();
+    let name = core::any::type_name::<T>();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    map.entry(name).or_insert_with(|| {
+        let mut buf = vec![0u8; len(T::SCHEMA)];
+        write(T::SCHEMA, &mut buf);
+        Box::leak(Box::new(parse(as_str(&buf))))
+    })
+}
+
+/// Parses schema text that stitch rendered (always JSON; a user's `schema = "…"` is checked at
+/// compile time).
+pub(crate) fn parse(text: &str) -> serde_json::Value {
+    serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("stitch: a rendered schema is not JSON ({e}): {text}"))
+}

@@ -1,0 +1,36 @@
+//! `schemars::JsonSchema` (feature `schemars`): stitch's schema, inline, for code that speaks
+//! schemars, such as rmcp's `Parameters<T>`.
+
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde_json::json;
+
+use crate::one_or_many::OneOrMany;
+use crate::schema::ONE_OR_MANY_NOTE;
+
+impl<T: JsonSchema> JsonSchema for OneOrMany<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("OneOrMany_{}", T::schema_name()).into()
+    }
+
+    /// The same shape stitch's own schema gives: `anyOf [T, array of T]`, with the note that a
+    /// list is passed as an array.
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let item = generator.subschema_for::<T>().to_value();
+        let schema = json!({
+            "description": ONE_OR_MANY_NOTE,
+            "anyOf": [item.clone(), {"type": "array", "items": item}],
+        });
+        Schema::try_from(schema).unwrap_or_default()
+    }
+}
+
+/// The body of a derived type's `JsonSchema`: its input schema, inline.
+pub fn derived_schema(schema: &serde_json::Value) -> Schema {
+    Schema::try_from(schema.clone()).unwrap_or_default()
+}
