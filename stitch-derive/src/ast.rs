@@ -83,6 +83,9 @@ pub struct Field<'a> {
     pub doc: Option<String>,
     /// `#[serde(flatten)]`
     pub flatten: bool,
+    /// Numbers and booleans written as text are read (`lenient_scalars` on the field or the
+    /// container).
+    pub lenient: bool,
 }
 
 impl Field<'_> {
@@ -213,6 +216,21 @@ impl<'a> Container<'a> {
                 Data::Unsupported
             }
         };
+        let mut data = data;
+        if attrs.lenient_scalars.is_some() {
+            let fields: Vec<&mut Field> = match &mut data {
+                Data::Struct(fields) => fields.iter_mut().collect(),
+                Data::Newtype(field) => vec![field],
+                Data::Enum(variants) => variants
+                    .iter_mut()
+                    .flat_map(|v| v.fields.iter_mut())
+                    .collect(),
+                Data::Unsupported => Vec::new(),
+            };
+            for field in fields {
+                field.lenient = true;
+            }
+        }
         Container {
             ident: &input.ident,
             generics: &input.generics,
@@ -266,12 +284,13 @@ fn fields_from_ast<'a>(
                     aliases: serde.aliases,
                 },
                 ty: &field.ty,
-                attrs,
                 skip: serde.skip,
                 default: serde.default,
                 default_path: serde.default_path,
                 doc: doc_of(&field.attrs),
                 flatten: serde.flatten,
+                lenient: attrs.lenient_scalars.is_some(),
+                attrs,
             }
         })
         .collect()

@@ -7,8 +7,9 @@ use syn::spanned::Spanned as _;
 
 use crate::ctxt::Ctxt;
 
-const CONTAINER_KEYS: &str = "`crate`, `description`";
-const FIELD_KEYS: &str = "`description`, `max_items`, `min_items`, `opaque`, `schema`";
+const CONTAINER_KEYS: &str = "`crate`, `description`, `lenient_scalars`";
+const FIELD_KEYS: &str =
+    "`description`, `lenient_scalars`, `max_items`, `min_items`, `opaque`, `schema`";
 
 /// A value with the span of the token it came from.
 #[derive(Clone, Debug)]
@@ -26,6 +27,8 @@ pub struct ContainerAttrs {
     pub krate: Option<Spanned<syn::Path>>,
     /// `description = "…"`: the root schema's description, instead of the doc comment.
     pub description: Option<Spanned<String>>,
+    /// `lenient_scalars`: every field reads numbers and booleans written as text.
+    pub lenient_scalars: Option<Span>,
 }
 
 /// `#[stitch(...)]` on a field.
@@ -41,6 +44,29 @@ pub struct FieldAttrs {
     pub description: Option<Spanned<String>>,
     /// `schema = "…"`: the JSON Schema of an opaque field, as JSON text.
     pub schema: Option<Spanned<String>>,
+    /// `lenient_scalars`: numbers and booleans written as text are read.
+    pub lenient_scalars: Option<Span>,
+}
+
+/// Parses a key that takes no value (`opaque`, `lenient_scalars`) into `slot`.
+fn parse_flag(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+    slot: &mut Option<Span>,
+) -> syn::Result<()> {
+    if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+        cx.error_spanned_by(
+            &meta.path,
+            format!("`{key}` takes no value; write `#[stitch({key})]`"),
+        );
+        skip_value(meta)?;
+    } else if slot.is_some() {
+        duplicate(cx, meta);
+    } else {
+        *slot = Some(meta.path.span());
+    }
+    Ok(())
 }
 
 fn stitch_attrs(attrs: &[syn::Attribute]) -> impl Iterator<Item = &syn::Attribute> {
@@ -299,6 +325,8 @@ impl ContainerAttrs {
                     )?;
                     store(cx, &meta, &mut out.description, parsed);
                     Ok(())
+                } else if meta.path.is_ident("lenient_scalars") {
+                    parse_flag(cx, &meta, "lenient_scalars", &mut out.lenient_scalars)
                 } else {
                     unknown(cx, &meta, CONTAINER_KEYS)
                 }
@@ -332,17 +360,9 @@ impl FieldAttrs {
                         out.min_items = n;
                     }
                 } else if meta.path.is_ident("opaque") {
-                    if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
-                        cx.error_spanned_by(
-                            &meta.path,
-                            "`opaque` takes no value; write `#[stitch(opaque)]`",
-                        );
-                        skip_value(&meta)?;
-                    } else if out.opaque.is_some() {
-                        duplicate(cx, &meta);
-                    } else {
-                        out.opaque = Some(meta.path.span());
-                    }
+                    parse_flag(cx, &meta, "opaque", &mut out.opaque)?;
+                } else if meta.path.is_ident("lenient_scalars") {
+                    parse_flag(cx, &meta, "lenient_scalars", &mut out.lenient_scalars)?;
                 } else if meta.path.is_ident("description") {
                     let parsed = parse_text(
                         cx,

@@ -60,6 +60,12 @@ fn check_field(cx: &Ctxt, field: &Field) {
             ));
         }
     }
+    if let (Some(opaque), Some(_)) = (attrs.opaque, attrs.lenient_scalars) {
+        cx.syn_error(syn::Error::new(
+            opaque,
+            "`opaque` leaves the field to serde, so `lenient_scalars` cannot apply to it; remove one of them",
+        ));
+    }
     if let Some(opaque) = attrs.opaque {
         for (key, present) in [
             ("max_items", attrs.max_items.is_some()),

@@ -263,6 +263,15 @@ fn field_walk(field: &Field, item: TokenStream, at: TokenStream) -> TokenStream 
     }
     let coerce = coerce_of(field);
     let bounds = bounds(field);
+    if field.lenient {
+        // Numbers and booleans written as text are read at this field and inside it, up to
+        // the next struct, which follows its own attributes.
+        return quote!({
+            let __prev = __cx.set_lenient(true);
+            #coerce::walk(#item, __cx, #at, #bounds);
+            __cx.set_lenient(__prev);
+        });
+    }
     quote!(#coerce::walk(#item, __cx, #at, #bounds))
 }
 
@@ -506,6 +515,7 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
                         __cx.leave();
                     }
                 }
+                _stitch::__private::Value::Array(_) => __cx.not_an_object(__at),
             }
         }
         _ => {
@@ -658,6 +668,8 @@ fn internal(variants: &[&Variant], tag: &str) -> TokenStream {
                 }
             }
             _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            // serde would read the tag and fields by position; tool arguments are named.
+            _stitch::__private::Value::Array(_) => __cx.not_an_object(__at),
             __other => _stitch::__private::walk_leaf(__other, __cx, __at),
         }
     });
@@ -702,6 +714,8 @@ fn adjacent(variants: &[&Variant], tag: &str, content: &str) -> TokenStream {
                 }
             }
             _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            // serde would read the tag and fields by position; tool arguments are named.
+            _stitch::__private::Value::Array(_) => __cx.not_an_object(__at),
             __other => _stitch::__private::walk_leaf(__other, __cx, __at),
         }
     });

@@ -67,6 +67,17 @@ pub trait ToolArgs: Coerce {
         deserialize(args)
     }
 
+    /// The command-line surface: flags by wire name or kebab-case, one item per repeated
+    /// flag, values parsed as the field's type decides (see [`crate::cli`]). `name` is the
+    /// command's name, for `--help`.
+    fn from_argv<I, S>(name: &str, args: I) -> Result<Self, ArgsError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        crate::cli::from_argv::<Self, I, S>(name, args)
+    }
+
     /// The same from the arguments' JSON text, as a model's tool call carries it.
     fn from_json(text: &str) -> Result<Self, ArgsError> {
         let args = serde_json::from_str::<Value>(text).map_err(|e| {

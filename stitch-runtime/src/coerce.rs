@@ -148,6 +148,7 @@ pub trait Coerce: DeserializeOwned + Describe {
 #[derive(Debug)]
 pub struct Cx {
     apply: bool,
+    lenient: bool,
     pending: bool,
     too_deep: bool,
     depth: usize,
@@ -159,11 +160,35 @@ impl Cx {
     fn new(apply: bool) -> Cx {
         Cx {
             apply,
+            lenient: false,
             pending: false,
             too_deep: false,
             depth: 0,
             issues: Vec::new(),
             omitted: 0,
+        }
+    }
+
+    /// Sets whether numbers and booleans written as text are read (`lenient_scalars`),
+    /// returning the previous setting.
+    #[inline]
+    pub fn set_lenient(&mut self, lenient: bool) -> bool {
+        core::mem::replace(&mut self.lenient, lenient)
+    }
+
+    /// Whether numbers and booleans written as text are read here.
+    #[inline]
+    pub fn is_lenient(&self) -> bool {
+        self.lenient
+    }
+
+    /// Replaces `value` with `new` (in the apply pass; the check pass only notes that a
+    /// change is due).
+    pub fn replace(&mut self, value: &mut Value, new: Value) {
+        if self.apply {
+            *value = new;
+        } else {
+            self.pending = true;
         }
     }
 
@@ -203,6 +228,18 @@ impl Cx {
             };
             let items = if n == 1 { "item" } else { "items" };
             Issue::invalid(at.render(), format_args!("{word} {n} {items}"))
+        });
+    }
+
+    /// A struct's fields arrived as an array. serde would read them by position, but a tool's
+    /// arguments are named: the schema says object, and so does stitch.
+    #[cold]
+    pub fn not_an_object(&mut self, at: &Path<'_>) {
+        self.report(|| {
+            Issue::invalid(
+                at.render(),
+                "expected an object with named fields, found an array",
+            )
         });
     }
 
@@ -397,11 +434,15 @@ pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
     match value {
         Value::Object(map) => {
             if cx.enter(at) {
+                // A struct's fields follow its own `lenient_scalars`, not the parent's.
+                let lenient = cx.set_lenient(false);
                 T::walk_flat(map, cx, at, owns_nothing);
+                cx.set_lenient(lenient);
                 cx.leave();
             }
         }
         Value::String(_) => cx.repair::<T>(value, at, Bounds::NONE),
+        Value::Array(_) => cx.not_an_object(at),
         other => walk_leaf(other, cx, at),
     }
 }

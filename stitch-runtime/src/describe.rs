@@ -66,11 +66,13 @@ macro_rules! sequence {
     )*};
 }
 
+// Sets are not `uniqueItems`: serde reads a list with repeats into a set (they collapse), so
+// the schema must accept it too.
 sequence! {
     Vec => false;
     VecDeque => false;
-    BTreeSet => true;
-    HashSet<S> => true;
+    BTreeSet => false;
+    HashSet<S> => false;
 }
 
 impl<T: Describe> Describe for Box<[T]> {

@@ -19,6 +19,11 @@ pub enum IssueKind {
     Invalid,
     /// The arguments nest deeper than the limit (rule R7).
     TooDeep,
+    /// A command line that cannot be read: an unknown flag, a flag without its value, a
+    /// repeated single-value flag.
+    Usage,
+    /// `--help` on the command line: the message is the help text.
+    Help,
 }
 
 impl IssueKind {
@@ -28,6 +33,8 @@ impl IssueKind {
             IssueKind::TextList => "text_list",
             IssueKind::Invalid => "invalid",
             IssueKind::TooDeep => "too_deep",
+            IssueKind::Usage => "usage",
+            IssueKind::Help => "help",
         }
     }
 }

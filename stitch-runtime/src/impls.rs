@@ -64,12 +64,20 @@ impl Coerce for char {
 }
 
 macro_rules! scalar {
-    ($($ty:ty),* $(,)?) => {$(
+    ($($ty:ty => $lenient:expr),* $(,)?) => {$(
         impl Coerce for $ty {
             const SHAPE: Shape = Shape::SCALAR;
 
             #[inline]
             fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
+                if cx.is_lenient() {
+                    if let Value::String(text) = value {
+                        if let Some(read) = $lenient(text) {
+                            cx.replace(value, read);
+                            return;
+                        }
+                    }
+                }
                 walk_leaf(value, cx, at);
             }
             // `accepts_element` stays serde_json's own verdict: parsing a number or a
@@ -78,24 +86,65 @@ macro_rules! scalar {
     )*};
 }
 
-scalar!(
-    bool,
-    u8,
-    u16,
-    u32,
-    u64,
-    u128,
-    usize,
-    i8,
-    i16,
-    i32,
-    i64,
-    i128,
-    isize,
-    f32,
-    f64,
-    ()
-);
+/// An integer written as text, read only when the text is exactly how the number prints
+/// (`"5"`, `"-3"`; not `"5.0"`, `" 5"`, `"+5"`, `"05"` or `"0x5"`).
+fn lenient_int<T>(text: &str) -> Option<Value>
+where
+    T: core::str::FromStr + ToString + Into<serde_json::Number>,
+{
+    let n: T = text.parse().ok()?;
+    (n.to_string() == text).then(|| Value::Number(n.into()))
+}
+
+/// 128-bit integers: read when they fit the 64 bits a JSON number holds here.
+fn lenient_wide(text: &str) -> Option<Value> {
+    if let Some(Value::Number(n)) = lenient_int::<u64>(text) {
+        return Some(Value::Number(n));
+    }
+    lenient_int::<i64>(text)
+}
+
+/// A float written as text: exactly a JSON number, and finite.
+fn lenient_float(text: &str) -> Option<Value> {
+    let plain = text
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b"-.eE+".contains(&b));
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Number(n)) if plain => Some(Value::Number(n)),
+        _ => None,
+    }
+}
+
+fn lenient_bool(text: &str) -> Option<Value> {
+    match text {
+        "true" => Some(Value::Bool(true)),
+        "false" => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
+fn lenient_unit(text: &str) -> Option<Value> {
+    (text == "null").then_some(Value::Null)
+}
+
+scalar! {
+    bool => lenient_bool,
+    u8 => lenient_int::<u8>,
+    u16 => lenient_int::<u16>,
+    u32 => lenient_int::<u32>,
+    u64 => lenient_int::<u64>,
+    u128 => lenient_wide,
+    usize => lenient_int::<usize>,
+    i8 => lenient_int::<i8>,
+    i16 => lenient_int::<i16>,
+    i32 => lenient_int::<i32>,
+    i64 => lenient_int::<i64>,
+    i128 => lenient_wide,
+    isize => lenient_int::<isize>,
+    f32 => lenient_float,
+    f64 => lenient_float,
+    () => lenient_unit,
+}
 
 macro_rules! sequence {
     ($($ty:ident $(: $($bound:path),+)?;)*) => {$(

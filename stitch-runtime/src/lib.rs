@@ -87,6 +87,7 @@
 #![deny(missing_docs)]
 
 mod args;
+pub mod cli;
 mod coerce;
 mod describe;
 mod error;

@@ -438,9 +438,8 @@ impl Writer<'_> {
                     self.raw(b",");
                     self.string(content_key);
                 }
-                self.raw(b"]");
-                self.key(&mut first, "additionalProperties");
-                self.raw(b"false}");
+                // serde ignores other keys beside the tag and the content.
+                self.raw(b"]}");
             }
             Schema::External { key, content } => {
                 let mut first = self.open(extras);
@@ -596,7 +595,8 @@ impl Writer<'_> {
         }
         let first = self.open(extras);
         let rest = trim(bytes.split_at(1).1);
-        if !(rest.len() == 1 && rest[0] == b'}') && !first {
+        let empty = rest.len() == 1 && rest[0] == b'}';
+        if !first && !empty {
             self.raw(b",");
         }
         self.raw(rest);

@@ -3,11 +3,14 @@
 // Many argument types exist only to be walked and refused; their fields are not read back.
 #![allow(dead_code)]
 
+mod command_line;
 mod enums;
 mod errors;
+mod lenient;
 mod one_or_many;
 mod properties;
 mod rules;
+mod schema;
 mod serde_names;
 mod text_list;
 mod vectors;

@@ -1,0 +1,123 @@
+//! Realistic tool argument types, shared by the schema, agreement and golden tests.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use stitch_runtime::{OneOrMany, ToolArgs};
+
+/// Show one or more image or text files to the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToolArgs)]
+#[serde(deny_unknown_fields)]
+pub struct ViewFile {
+    /// A path, or a list of paths, relative to the workspace.
+    #[stitch(min_items = 1, max_items = 20)]
+    pub paths: OneOrMany<String>,
+    /// Largest side of an image, in pixels.
+    #[serde(default)]
+    pub max_pixels: Option<u32>,
+}
+
+/// Which kinds of entry a search returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryKind {
+    /// Regular files.
+    File,
+    /// Directories.
+    Dir,
+    /// Symbolic links.
+    Link,
+}
+
+/// Narrow a search.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, ToolArgs)]
+pub struct Filters {
+    /// Only these kinds of entry.
+    #[serde(default)]
+    pub kinds: Vec<EntryKind>,
+    /// Only files with one of these extensions, without the dot.
+    #[serde(default, rename = "ext")]
+    pub extensions: Option<OneOrMany<String>>,
+    /// Only files of at most this many bytes.
+    #[serde(default)]
+    pub max_bytes: Option<u64>,
+}
+
+/// Search the workspace for a text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToolArgs)]
+#[serde(rename_all = "camelCase")]
+pub struct Search {
+    /// The text to look for.
+    pub query: String,
+    /// Labels for the search, one or many.
+    #[serde(default)]
+    pub tags: Option<OneOrMany<String>>,
+    /// Narrow the search.
+    #[serde(default)]
+    pub filters: Filters,
+    /// Stop after this many hits.
+    #[serde(default)]
+    pub max_hits: u16,
+    /// Whether case matters.
+    #[serde(default)]
+    pub case_sensitive: bool,
+}
+
+/// One line of an edit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToolArgs)]
+pub struct Row {
+    /// 1-based line number.
+    pub line: u32,
+    /// The names to mark on that line.
+    #[stitch(max_items = 8)]
+    pub names: OneOrMany<String>,
+    /// Free-form notes about the row.
+    #[serde(default)]
+    pub notes: BTreeMap<String, String>,
+}
+
+/// Mark names on lines of a file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToolArgs)]
+pub struct Edit {
+    /// The file to edit.
+    pub file: String,
+    /// One row per line.
+    #[stitch(min_items = 1)]
+    pub rows: Vec<Row>,
+    /// Check the edit without writing it.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// What to do with files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToolArgs)]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Action {
+    /// Copy files into a folder.
+    Copy {
+        /// The files to copy.
+        from: OneOrMany<String>,
+        /// The folder to copy into.
+        to: String,
+    },
+    /// Delete files.
+    Delete {
+        /// The files to delete.
+        #[stitch(max_items = 50)]
+        paths: OneOrMany<String>,
+    },
+    /// Apply an edit.
+    Edit(Edit),
+    /// Do nothing.
+    Noop,
+}
+
+/// Run an action on files.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToolArgs)]
+pub struct Act {
+    /// The action to run.
+    pub action: Action,
+    /// Why, in a sentence.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
