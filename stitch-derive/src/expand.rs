@@ -515,7 +515,6 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
                         __cx.leave();
                     }
                 }
-                _stitch::__private::Value::Array(_) => __cx.not_an_object(__at),
             }
         }
         _ => {
@@ -668,8 +667,6 @@ fn internal(variants: &[&Variant], tag: &str) -> TokenStream {
                 }
             }
             _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            // serde would read the tag and fields by position; tool arguments are named.
-            _stitch::__private::Value::Array(_) => __cx.not_an_object(__at),
             __other => _stitch::__private::walk_leaf(__other, __cx, __at),
         }
     });
@@ -714,8 +711,6 @@ fn adjacent(variants: &[&Variant], tag: &str, content: &str) -> TokenStream {
                 }
             }
             _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            // serde would read the tag and fields by position; tool arguments are named.
-            _stitch::__private::Value::Array(_) => __cx.not_an_object(__at),
             __other => _stitch::__private::walk_leaf(__other, __cx, __at),
         }
     });

@@ -231,18 +231,6 @@ impl Cx {
         });
     }
 
-    /// A struct's fields arrived as an array. serde would read them by position, but a tool's
-    /// arguments are named: the schema says object, and so does stitch.
-    #[cold]
-    pub fn not_an_object(&mut self, at: &Path<'_>) {
-        self.report(|| {
-            Issue::invalid(
-                at.render(),
-                "expected an object with named fields, found an array",
-            )
-        });
-    }
-
     /// Goes one level deeper at `at`; `false` (and a `TooDeep` issue) past [`MAX_DEPTH`].
     /// Every `true` must be matched by [`Cx::leave`].
     #[inline]
@@ -442,7 +430,6 @@ pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
             }
         }
         Value::String(_) => cx.repair::<T>(value, at, Bounds::NONE),
-        Value::Array(_) => cx.not_an_object(at),
         other => walk_leaf(other, cx, at),
     }
 }

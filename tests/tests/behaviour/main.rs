@@ -3,8 +3,8 @@
 // Many argument types exist only to be walked and refused; their fields are not read back.
 #![allow(dead_code)]
 
-mod command_line;
 mod enums;
+mod command_line;
 mod errors;
 mod lenient;
 mod one_or_many;

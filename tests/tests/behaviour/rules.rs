@@ -319,13 +319,11 @@ fn roots_that_are_not_objects_are_errors_not_panics() {
         assert_eq!(err.issues()[0].kind(), IssueKind::Invalid, "{args}");
         assert_eq!(err.issues()[0].path(), "");
     }
-    // serde would read a struct from an array, field by field; tool arguments are named.
-    let err = Strict::from_value(json!(["a"])).unwrap_err();
-    assert_eq!(issues(&err), [(String::new(), IssueKind::Invalid)]);
-    assert_eq!(
-        err.to_string(),
-        "expected an object with named fields, found an array"
-    );
+    // serde reads a struct from an array too, field by field; stitch keeps serde's reading.
+    let got = Strict::from_value(json!(["a"])).unwrap();
+    assert_eq!(got.paths, OneOrMany::One("a".to_owned()));
+    let err = Strict::from_value(json!([1])).unwrap_err();
+    assert_eq!(issues(&err), [("0".to_owned(), IssueKind::Invalid)]);
     // The arguments object itself written as text is repaired like any object.
     let got = Strict::from_value(json!("{\"paths\": \"a\"}")).unwrap();
     assert_eq!(got.paths, OneOrMany::One("a".to_owned()));

@@ -325,8 +325,15 @@ fn sample(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value {
         "noop",
         "5",
     ];
+    // serde also reads a struct from an array, by position; the schema advertises the object
+    // form only (like `null` for an `Option`), so the noise below puts no array where an object
+    // is described.
+    let object_here = schema.get("type") == Some(&json!("object"))
+        || schema.get("oneOf").is_some()
+        || schema.get("$ref").is_some();
     if depth > 6 || rng.chance(2) {
         return match rng.below(6) {
+            4 if object_here => json!({}),
             0 => json!(null),
             1 => json!(STRINGS[rng.below(STRINGS.len())]),
             2 => json!(rng.below(300) as i64 - 20),
@@ -480,6 +487,16 @@ fn drop_optional_nulls(value: &mut Value, schema: &Value, root: &Value) {
 }
 
 #[test]
+fn a_struct_written_as_an_array_is_read_but_not_advertised() {
+    let args = json!({"action": ["noop"]});
+    assert_eq!(
+        Act::from_value(args.clone()).unwrap().action,
+        stitch_tests::tools::Action::Noop
+    );
+    assert!(!validator::<Act>().is_valid(&args));
+}
+
+#[test]
 fn an_explicit_null_for_an_option_is_accepted_but_not_advertised() {
     let args = json!({"paths": "a.png", "max_pixels": null});
     assert_eq!(ViewFile::from_value(args.clone()).unwrap().max_pixels, None);
@@ -494,6 +511,7 @@ fn accepted_values_validate<T: ToolArgs + std::fmt::Debug>(seed: u64, runs: usiz
     let v = validator::<T>();
     let mut rng = Rng(seed);
     let mut accepted = 0;
+    let mut positional = 0;
     for _ in 0..runs {
         let args = sample(schema, schema, &mut rng, 0);
         if T::from_value(args.clone()).is_ok() {
@@ -504,13 +522,25 @@ fn accepted_values_validate<T: ToolArgs + std::fmt::Debug>(seed: u64, runs: usiz
             // clients reject type arrays); serde also takes an explicit `null` there, which
             // means the same as leaving the key out. Compare on that form.
             drop_optional_nulls(&mut coerced, schema, schema);
-            let errors: Vec<String> = v.iter_errors(&coerced).map(|e| e.to_string()).collect();
+            let errors: Vec<jsonschema::ValidationError> = v.iter_errors(&coerced).collect();
+            // serde also reads a struct from an array, by position (here JSON text repaired
+            // into an array at a struct's position); the schema advertises objects only.
+            if !errors.is_empty() && errors.iter().all(|e| e.instance().is_array()) {
+                positional += 1;
+                continue;
+            }
+            let errors: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
             assert!(
                 errors.is_empty(),
                 "serde accepts {coerced} but the schema does not: {errors:?}"
             );
         }
     }
+    // Positional structs stay the exception.
+    assert!(
+        positional * 10 <= accepted.max(10),
+        "{positional} positional of {accepted}"
+    );
     accepted
 }
 
