@@ -338,7 +338,12 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
             .iter()
             .map(|v| {
                 let value = &v.names.wire;
-                let body = content(cx, v);
+                let body = if v.style == Style::Unit {
+                    // A unit variant is the tag alone; its doc comment describes that object.
+                    object(cx, &[], v.doc.clone())
+                } else {
+                    content(cx, v)
+                };
                 quote!(&_stitch::__private::Schema::Tagged { tag: #tag, value: #value, body: #body })
             })
             .collect(),

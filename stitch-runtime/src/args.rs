@@ -93,28 +93,8 @@ pub trait ToolArgs: Coerce {
 }
 
 fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {
-    serde_path_to_error::deserialize(args).map_err(|e| {
-        let path = render(e.path());
-        ArgsError::single(Issue::invalid(path, e.into_inner()))
+    crate::de::from_value(args).map_err(|e| {
+        let (path, message) = e.into_parts();
+        ArgsError::single(Issue::invalid(path, message))
     })
-}
-
-/// Renders a serde_path_to_error path in the dotted form of rule R5.
-fn render(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for segment in path.iter() {
-        let text = match segment {
-            Segment::Seq { index } => index.to_string(),
-            Segment::Map { key } => key.clone(),
-            // An externally tagged variant's name is a key the caller sent.
-            Segment::Enum { variant } => variant.clone(),
-            Segment::Unknown => continue,
-        };
-        if !out.is_empty() {
-            out.push('.');
-        }
-        out.push_str(&text);
-    }
-    out
 }

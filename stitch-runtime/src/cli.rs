@@ -303,6 +303,6 @@ pub fn help<T: ToolArgs>(name: &str) -> String {
     for (left, right) in rows {
         let _ = writeln!(out, "{left:width$}  {right}");
     }
-    out.push_str("  --help                 this text\n");
+    let _ = writeln!(out, "{:width$}  this text", "  --help");
     out
 }

@@ -79,6 +79,12 @@
 //! names, `required` exactly as serde requires, doc comments as descriptions, every subschema
 //! inline. [`tool`] wraps it as an MCP, OpenAI (plain or strict) or Anthropic tool definition.
 //!
+//! # Through a framework
+//! [`Args<T>`] is `T` for any framework that deserializes a tool's arguments with serde: its
+//! `Deserialize` runs [`ToolArgs::from_value`] and turns a refusal into the deserializer's
+//! error, carrying the full message; with the `schemars` feature its `JsonSchema` is `T`'s. In
+//! rmcp, a tool takes `Parameters(Args(args)): Parameters<Args<ViewFile>>` and needs no glue.
+//!
 //! # Features
 //! - `derive` (default): re-exports `#[derive(ToolArgs)]`.
 //! - `schemars`: `schemars::JsonSchema` for [`OneOrMany`] and every derived type, returning
@@ -89,6 +95,7 @@
 mod args;
 pub mod cli;
 mod coerce;
+mod de;
 mod describe;
 mod error;
 mod impls;
@@ -99,6 +106,7 @@ pub mod schema;
 mod schemars_impl;
 pub mod text_list;
 pub mod tool;
+mod wrapper;
 
 pub use crate::args::ToolArgs;
 pub use crate::coerce::{Coerce, Cx, Kind, Shape, MAX_DEPTH};
@@ -107,6 +115,7 @@ pub use crate::one_or_many::OneOrMany;
 pub use crate::path::Path;
 pub use crate::schema::{Describe, Schema};
 pub use crate::text_list::{is_text_list, Bounds};
+pub use crate::wrapper::Args;
 
 #[cfg(feature = "derive")]
 pub use stitch_derive::ToolArgs;

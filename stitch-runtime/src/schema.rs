@@ -2,7 +2,7 @@
 //! types the walk follows.
 //!
 //! Every type describes itself as a `&'static` [`Schema`] tree ([`Describe`]); the derive
-//! composes the trees of a struct's fields, and [`write`] renders a tree as JSON text in a
+//! composes the trees of a struct's fields, and [`write()`](write()) renders a tree as JSON text in a
 //! `const fn`, so that [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs::INPUT_SCHEMA) is a constant.
 //! Every subschema is inline (no `$ref`, no `$defs`), except inside a recursive type, whose
 //! root carries an `$anchor` that its self-references point to.

@@ -3,8 +3,8 @@
 // Many argument types exist only to be walked and refused; their fields are not read back.
 #![allow(dead_code)]
 
-mod enums;
 mod command_line;
+mod enums;
 mod errors;
 mod lenient;
 mod one_or_many;
@@ -12,5 +12,6 @@ mod properties;
 mod rules;
 mod schema;
 mod serde_names;
+mod surfaces;
 mod text_list;
 mod vectors;

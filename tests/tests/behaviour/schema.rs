@@ -152,7 +152,7 @@ fn tagged_enums_are_one_of_with_a_constant_tag() {
 }
 
 /// A recursive type: the one place a reference is used.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 pub struct Tree {
     /// The node's name.
     name: String,
@@ -178,19 +178,19 @@ fn recursive_types_refer_to_their_anchor() {
     assert!(!v.is_valid(&json!({"name": "a", "children": [{"children": []}]})));
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 pub struct Inner {
     x: i8,
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(untagged)]
 pub enum NameOrIds {
     Name(String),
     Ids(Vec<u32>),
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(tag = "t", content = "c")]
 pub enum Adjacent {
     Unit,
@@ -198,17 +198,17 @@ pub enum Adjacent {
     Named { inner: Inner },
 }
 
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 pub enum External {
     Stop,
     Go(Inner),
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, PartialEq, Deserialize)]
 pub struct Stamp(String);
 
 /// Every kind of position.
-#[derive(Debug, Deserialize, ToolArgs)]
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 pub struct Shapes {
     letter: char,
     pair: (u8, String),
@@ -678,4 +678,57 @@ fn schemars_sees_the_same_schema() {
         "a derived type is inline"
     );
     assert!(generated.get("$defs").is_none(), "{generated}");
+}
+
+/// stitch reads a coerced value exactly as serde_json's own `Value` deserializer does: the
+/// same verdict and the same message (stitch adds the path in front).
+fn reads_as_serde_json<T: ToolArgs + PartialEq + std::fmt::Debug>(
+    seed: u64,
+    runs: usize,
+) -> (usize, usize) {
+    let schema = T::input_schema();
+    let mut rng = Rng(seed);
+    let (mut ok, mut err) = (0, 0);
+    for _ in 0..runs {
+        let mut args = sample(schema, schema, &mut rng, 0);
+        if T::coerce_value(&mut args).is_err() {
+            continue;
+        }
+        match (
+            T::from_value(args.clone()),
+            serde_json::from_value::<T>(args.clone()),
+        ) {
+            (Ok(ours), Ok(theirs)) => {
+                assert_eq!(ours, theirs, "{args}");
+                ok += 1;
+            }
+            (Err(ours), Err(theirs)) => {
+                let message = ours.issues()[0].message();
+                assert!(
+                    message.ends_with(&theirs.to_string()),
+                    "{args}: {message} vs {theirs}"
+                );
+                err += 1;
+            }
+            (ours, theirs) => panic!("{args}: stitch {ours:?}, serde_json {theirs:?}"),
+        }
+    }
+    (ok, err)
+}
+
+#[test]
+fn deserialization_agrees_with_serde_json() {
+    for (name, (ok, err)) in [
+        ("view_file", reads_as_serde_json::<ViewFile>(11, 1500)),
+        ("search", reads_as_serde_json::<Search>(12, 1500)),
+        ("edit", reads_as_serde_json::<Edit>(13, 1500)),
+        ("act", reads_as_serde_json::<Act>(14, 1500)),
+        ("tree", reads_as_serde_json::<Tree>(15, 1500)),
+        ("shapes", reads_as_serde_json::<Shapes>(16, 3000)),
+    ] {
+        assert!(
+            ok >= 20 && err >= 20,
+            "{name}: {ok} accepted, {err} refused"
+        );
+    }
 }

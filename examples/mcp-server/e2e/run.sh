@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# End to end: builds stitch-mcp-server and drives it over stdio with the official Python MCP
+# SDK (the `mcp` package, pinned below), against a temporary copy of examples/data/files
+# (test_e2e.py makes the copy and adds its decoy files there; the bundled folder is untouched).
+#
+#   examples/mcp-server/e2e/run.sh
+#
+# Needs python3 (3.10+, with venv) and the Rust toolchain; packages come from PyPI and
+# crates.io. The venv lives in $STITCH_E2E_VENV (default: target/e2e-venv) and is reused.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+cd "$root"
+
+MCP_VERSION="2.3.0"
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+venv="${STITCH_E2E_VENV:-$target_dir/e2e-venv}"
+
+if [ ! -x "$venv/bin/python" ]; then
+    echo "== python3 -m venv $venv"
+    python3 -m venv "$venv"
+fi
+if [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null)" != "$MCP_VERSION" ]; then
+    echo "== pip install mcp==$MCP_VERSION"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
+fi
+
+echo "== cargo build -p stitch-mcp-server"
+cargo build --quiet --locked -p stitch-mcp-server
+
+echo "== the Python MCP SDK ($MCP_VERSION) against the server"
+exec "$venv/bin/python" "$here/test_e2e.py" "$target_dir/debug/stitch-mcp-server" "$root/examples/data/files"

@@ -1,0 +1,558 @@
+//! Deserializing an owned `serde_json::Value` into a type, with the path of a failure.
+//!
+//! serde_json's own `Value` deserializer gives no path, and `serde_path_to_error` tracks one
+//! by wrapping every call and copying every map key, which costs more than the deserializing
+//! itself. This one reads the value as serde_json's does (the same visits, the same messages)
+//! and builds the path only when an error travels back up: each sequence, map and variant
+//! level adds its segment to the error on the way out. The success path pays nothing for it.
+
+use core::fmt;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
+    Unexpected, VariantAccess, Visitor,
+};
+use serde_json::{Map, Number, Value};
+
+/// A deserialization failure and where it happened.
+#[derive(Debug)]
+pub(crate) struct Error {
+    /// Segments from the failure up to the root (reversed).
+    rev_path: Vec<Segment>,
+    message: String,
+}
+
+#[derive(Debug)]
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+impl Error {
+    fn at(mut self, segment: Segment) -> Error {
+        self.rev_path.push(segment);
+        self
+    }
+
+    /// The dotted path (rule R5) and the message.
+    pub(crate) fn into_parts(self) -> (String, String) {
+        let mut path = String::new();
+        for segment in self.rev_path.iter().rev() {
+            if !path.is_empty() {
+                path.push('.');
+            }
+            match segment {
+                Segment::Key(key) => path.push_str(key),
+                Segment::Index(i) => path.push_str(&i.to_string()),
+            }
+        }
+        (path, self.message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl de::Error for Error {
+    #[cold]
+    fn custom<T: fmt::Display>(msg: T) -> Error {
+        Error {
+            rev_path: Vec::new(),
+            message: msg.to_string(),
+        }
+    }
+
+    // As serde_json words them: `null` for a unit, floats as JSON prints them.
+    #[cold]
+    fn invalid_type(unexp: Unexpected, exp: &dyn de::Expected) -> Error {
+        de::Error::custom(format_args!(
+            "invalid type: {}, expected {exp}",
+            JsonUnexpected(unexp)
+        ))
+    }
+
+    #[cold]
+    fn invalid_value(unexp: Unexpected, exp: &dyn de::Expected) -> Error {
+        de::Error::custom(format_args!(
+            "invalid value: {}, expected {exp}",
+            JsonUnexpected(unexp)
+        ))
+    }
+}
+
+struct JsonUnexpected<'a>(Unexpected<'a>);
+
+impl fmt::Display for JsonUnexpected<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Unexpected::Unit => f.write_str("null"),
+            Unexpected::Float(value) => match Number::from_f64(value) {
+                Some(n) => write!(f, "floating point `{n}`"),
+                None => write!(f, "floating point `{value}`"),
+            },
+            other => write!(f, "{other}"),
+        }
+    }
+}
+
+/// Deserializes `value` into `T`, or says where and why not.
+pub(crate) fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, Error> {
+    T::deserialize(ValueDe(value))
+}
+
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => number_unexpected(n),
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
+
+fn number_unexpected(n: &Number) -> Unexpected<'static> {
+    if let Some(u) = n.as_u64() {
+        Unexpected::Unsigned(u)
+    } else if let Some(i) = n.as_i64() {
+        Unexpected::Signed(i)
+    } else {
+        Unexpected::Float(n.as_f64().unwrap_or(f64::NAN))
+    }
+}
+
+fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value, Error> {
+    if let Some(u) = n.as_u64() {
+        visitor.visit_u64(u)
+    } else if let Some(i) = n.as_i64() {
+        visitor.visit_i64(i)
+    } else {
+        visitor.visit_f64(n.as_f64().unwrap_or(f64::NAN))
+    }
+}
+
+fn visit_array<'de, V: Visitor<'de>>(items: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
+    let len = items.len();
+    let mut seq = Seq {
+        items: items.into_iter(),
+        index: 0,
+    };
+    let out = visitor.visit_seq(&mut seq)?;
+    if seq.items.len() == 0 {
+        Ok(out)
+    } else {
+        Err(de::Error::invalid_length(len, &"fewer elements in array"))
+    }
+}
+
+fn visit_object<'de, V: Visitor<'de>>(
+    map: Map<String, Value>,
+    visitor: V,
+) -> Result<V::Value, Error> {
+    let len = map.len();
+    let mut access = Entries {
+        entries: map.into_iter(),
+        current: None,
+    };
+    let out = visitor.visit_map(&mut access)?;
+    if access.entries.len() == 0 {
+        Ok(out)
+    } else {
+        Err(de::Error::invalid_length(len, &"fewer elements in map"))
+    }
+}
+
+/// An owned value, read as serde_json reads a `Value`.
+struct ValueDe(Value);
+
+macro_rules! numbers {
+    ($($method:ident)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            match &self.0 {
+                Value::Number(n) => visit_number(n, visitor),
+                other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
+            }
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for ValueDe {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Null => visitor.visit_unit(),
+            Value::Bool(b) => visitor.visit_bool(b),
+            Value::Number(n) => visit_number(&n, visitor),
+            Value::String(s) => visitor.visit_string(s),
+            Value::Array(items) => visit_array(items, visitor),
+            Value::Object(map) => visit_object(map, visitor),
+        }
+    }
+
+    numbers!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64);
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Bool(b) => visitor.visit_bool(b),
+            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+        }
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::String(s) => visitor.visit_string(s),
+            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+        }
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_byte_buf(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::String(s) => visitor.visit_string(s),
+            Value::Array(items) => visit_array(items, visitor),
+            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Null => visitor.visit_none(),
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Null => visitor.visit_unit(),
+            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Array(items) => visit_array(items, visitor),
+            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Object(map) => visit_object(map, visitor),
+            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Array(items) => visit_array(items, visitor),
+            Value::Object(map) => visit_object(map, visitor),
+            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.0 {
+            Value::Object(map) => {
+                let mut entries = map.into_iter();
+                let (variant, value) = match (entries.next(), entries.next()) {
+                    (Some(entry), None) => entry,
+                    _ => {
+                        return Err(de::Error::invalid_value(
+                            Unexpected::Map,
+                            &"map with a single key",
+                        ))
+                    }
+                };
+                visitor.visit_enum(Variant {
+                    name: variant,
+                    value: Some(value),
+                })
+            }
+            Value::String(name) => visitor.visit_enum(Variant { name, value: None }),
+            other => Err(de::Error::invalid_type(
+                unexpected(&other),
+                &"string or map",
+            )),
+        }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.deserialize_string(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        drop(self);
+        visitor.visit_unit()
+    }
+}
+
+struct Seq {
+    items: std::vec::IntoIter<Value>,
+    index: usize,
+}
+
+impl<'de> SeqAccess<'de> for Seq {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        let Some(item) = self.items.next() else {
+            return Ok(None);
+        };
+        let index = self.index;
+        self.index += 1;
+        seed.deserialize(ValueDe(item))
+            .map(Some)
+            .map_err(|e| e.at(Segment::Index(index)))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.items.len())
+    }
+}
+
+struct Entries {
+    entries: serde_json::map::IntoIter,
+    current: Option<(String, Value)>,
+}
+
+impl<'de> MapAccess<'de> for Entries {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        let Some((key, value)) = self.entries.next() else {
+            return Ok(None);
+        };
+        let read = seed.deserialize(KeyDe(&key))?;
+        self.current = Some((key, value));
+        Ok(Some(read))
+    }
+
+    fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
+        match self.current.take() {
+            Some((key, value)) => seed
+                .deserialize(ValueDe(value))
+                .map_err(|e| e.at(Segment::Key(key))),
+            None => Err(de::Error::custom("value is missing")),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.entries.len())
+    }
+}
+
+/// A map key: a string, read as a number or a boolean where the type asks (integer-keyed maps).
+struct KeyDe<'a>(&'a str);
+
+macro_rules! parsed_keys {
+    ($($method:ident => $ty:ty, $visit:ident;)*) => {$(
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+            match self.0.parse::<$ty>() {
+                Ok(n) => visitor.$visit(n),
+                Err(_) => Err(de::Error::invalid_type(Unexpected::Str(self.0), &visitor)),
+            }
+        }
+    )*};
+}
+
+impl<'de> Deserializer<'de> for KeyDe<'_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_str(self.0)
+    }
+
+    parsed_keys! {
+        deserialize_i8 => i8, visit_i8;
+        deserialize_i16 => i16, visit_i16;
+        deserialize_i32 => i32, visit_i32;
+        deserialize_i64 => i64, visit_i64;
+        deserialize_i128 => i128, visit_i128;
+        deserialize_u8 => u8, visit_u8;
+        deserialize_u16 => u16, visit_u16;
+        deserialize_u32 => u32, visit_u32;
+        deserialize_u64 => u64, visit_u64;
+        deserialize_u128 => u128, visit_u128;
+        deserialize_f32 => f32, visit_f32;
+        deserialize_f64 => f64, visit_f64;
+        deserialize_bool => bool, visit_bool;
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        visitor.visit_enum(self.0.into_deserializer())
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
+        identifier ignored_any
+    }
+}
+
+/// An externally tagged enum's variant: its name and, unless it came as a string, its content.
+struct Variant {
+    name: String,
+    value: Option<Value>,
+}
+
+impl<'de> EnumAccess<'de> for Variant {
+    type Error = Error;
+    type Variant = Content;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Content), Error> {
+        let read = seed.deserialize(KeyDe(&self.name))?;
+        Ok((
+            read,
+            Content {
+                name: self.name,
+                value: self.value,
+            },
+        ))
+    }
+}
+
+struct Content {
+    name: String,
+    value: Option<Value>,
+}
+
+impl Content {
+    /// Adds the variant's key to the path of an error in its content.
+    fn inside<T>(name: String, result: Result<T, Error>) -> Result<T, Error> {
+        result.map_err(|e| e.at(Segment::Key(name)))
+    }
+}
+
+impl<'de> VariantAccess<'de> for Content {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        match self.value {
+            None | Some(Value::Null) => Ok(()),
+            Some(other) => Err(de::Error::invalid_type(unexpected(&other), &"unit variant")),
+        }
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+        match self.value {
+            Some(value) => Content::inside(self.name, seed.deserialize(ValueDe(value))),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"newtype variant",
+            )),
+        }
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, Error> {
+        match self.value {
+            Some(Value::Array(items)) => Content::inside(self.name, visit_array(items, visitor)),
+            Some(other) => Err(de::Error::invalid_type(
+                unexpected(&other),
+                &"tuple variant",
+            )),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"tuple variant",
+            )),
+        }
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.value {
+            Some(Value::Object(map)) => Content::inside(self.name, visit_object(map, visitor)),
+            Some(Value::Array(items)) => Content::inside(self.name, visit_array(items, visitor)),
+            Some(other) => Err(de::Error::invalid_type(
+                unexpected(&other),
+                &"struct variant",
+            )),
+            None => Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"struct variant",
+            )),
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! [`Args<T>`]: a tool's arguments as a type any serde-based framework can take unchanged.
+
+use core::ops::{Deref, DerefMut};
+
+use serde::de::{Deserialize, Deserializer, Error as _};
+use serde::ser::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::ToolArgs;
+
+/// A tool's arguments, deserialized through stitch.
+///
+/// A framework that hands a tool its arguments through `serde::Deserialize` (rmcp's
+/// `Parameters<T>`, a web framework's JSON extractor) gets stitch's rules by naming
+/// `Args<T>` instead of `T`: the arguments are read as a `serde_json::Value`, then
+/// [`T::from_value`](ToolArgs::from_value) coerces and deserializes them. A refusal becomes
+/// the deserializer's own error, whose message is the [`ArgsError`](crate::ArgsError)'s
+/// full text (every issue, one per line).
+///
+/// With the `schemars` feature, `Args<T>` is `schemars::JsonSchema` exactly as `T` is, so a
+/// framework that advertises a schema from it advertises stitch's, inline.
+///
+/// ```
+/// use stitch_runtime::{Args, OneOrMany, ToolArgs};
+///
+/// /// Show one or more files to the model.
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
+/// struct ViewFile {
+///     /// One path or a list of paths.
+///     #[stitch(max_items = 20)]
+///     paths: OneOrMany<String>,
+/// }
+///
+/// let Args(args) = serde_json::from_str::<Args<ViewFile>>(r#"{"paths": "a.png"}"#).unwrap();
+/// assert_eq!(args.paths.as_slice(), ["a.png"]);
+///
+/// let err = serde_json::from_str::<Args<ViewFile>>(r#"{"paths": "[\"a.png\"]"}"#).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "paths is a list written as text \u{2014} pass the array itself, not JSON written as text"
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Args<T>(pub T);
+
+impl<T> Args<T> {
+    /// The arguments.
+    pub fn into_inner(self) -> T {
+        self.0
+    }
+}
+
+impl<T> From<T> for Args<T> {
+    fn from(args: T) -> Args<T> {
+        Args(args)
+    }
+}
+
+impl<T> Deref for Args<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> DerefMut for Args<T> {
+    fn deref_mut(&mut self) -> &mut T {
+        &mut self.0
+    }
+}
+
+impl<'de, T: ToolArgs> Deserialize<'de> for Args<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        T::from_value(value).map(Args).map_err(D::Error::custom)
+    }
+}
+
+/// Serializes as `T` does.
+impl<T: Serialize> Serialize for Args<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Args<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}

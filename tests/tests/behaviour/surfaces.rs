@@ -1,0 +1,431 @@
+//! The surfaces a tool is called through besides the three methods: `Args<T>` for frameworks
+//! that deserialize with serde and advertise a schemars schema (rmcp's `Parameters<T>`), and
+//! an agent loop reading a model's `tool_calls` (the `agent_step` example, tested as it is).
+
+use serde::de::IntoDeserializer;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use stitch_runtime::{Args, ArgsError, IssueKind, OneOrMany, ToolArgs};
+use stitch_tests::text_list_message;
+
+/// The example `cargo run -p stitch-runtime --example agent_step`, compiled here unchanged.
+#[path = "../../../stitch-runtime/examples/agent_step.rs"]
+mod agent_step;
+
+/// Show one or more files to the model.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(deny_unknown_fields)]
+struct ViewFile {
+    /// A path, or a list of paths.
+    #[stitch(min_items = 1, max_items = 20)]
+    paths: OneOrMany<String>,
+}
+
+/// One line of an edit.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Row {
+    /// 1-based line number.
+    line: u32,
+    /// The names on that line.
+    #[stitch(max_items = 8)]
+    names: OneOrMany<String>,
+}
+
+/// What to do with the names.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Action {
+    /// Mark them.
+    Mark,
+    /// Tag them.
+    Tag {
+        /// One label or several.
+        labels: OneOrMany<String>,
+    },
+}
+
+/// Act on names on lines of a file.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Edit {
+    /// The file.
+    file: String,
+    /// One row per line.
+    rows: Vec<Row>,
+    /// What to do.
+    action: Action,
+}
+
+fn view(paths: &[&str]) -> ViewFile {
+    ViewFile {
+        paths: OneOrMany::Many(paths.iter().map(|p| p.to_string()).collect()),
+    }
+}
+
+// --- Args<T>: Deserialize -----------------------------------------------------------------
+
+#[test]
+fn args_deserializes_through_stitch() {
+    let Args(args) =
+        serde_json::from_value::<Args<ViewFile>>(json!({"paths": ["a", "b"]})).unwrap();
+    assert_eq!(args, view(&["a", "b"]));
+
+    let one = serde_json::from_str::<Args<ViewFile>>(r#"{"paths": "[preview].png"}"#).unwrap();
+    assert_eq!(one.paths, OneOrMany::One("[preview].png".to_owned()));
+
+    // JSON text where no string is expected is repaired, as `from_value` does.
+    let edit = serde_json::from_value::<Args<Edit>>(json!({
+        "file": "notes.md",
+        "rows": "[{\"line\": 2, \"names\": [\"fox\"]}]",
+        "action": {"kind": "mark"},
+    }))
+    .unwrap()
+    .into_inner();
+    assert_eq!(edit.rows[0].names.as_slice(), ["fox"]);
+}
+
+/// The serde error a refusal becomes carries the `ArgsError`'s full text, nothing more: this
+/// is what rmcp puts after `failed to deserialize parameters: `.
+#[test]
+fn a_refusal_is_the_deserializers_error_with_the_full_message() {
+    let args = json!({"paths": "[\"a.png\"]"});
+    let expected = ViewFile::from_value(args.clone()).unwrap_err();
+    let err = serde_json::from_value::<Args<ViewFile>>(args).unwrap_err();
+    assert_eq!(err.to_string(), expected.to_string());
+    assert_eq!(err.to_string(), text_list_message("paths"));
+
+    // Several issues: every one, one per line, in the order stitch reports them.
+    let args = json!({
+        "file": "notes.md",
+        "rows": [{"line": 1, "names": "[\"fox\"]"}, {"line": 2, "names": "[\"a\", \"b\"]"}],
+        "action": {"kind": "tag", "labels": "[\"x\"]"},
+    });
+    let expected = Edit::from_value(args.clone()).unwrap_err();
+    assert_eq!(expected.issues().len(), 3);
+    let err = serde_json::from_value::<Args<Edit>>(args).unwrap_err();
+    assert_eq!(err.to_string(), expected.to_string());
+    let text = expected.to_string();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(
+        lines,
+        [
+            text_list_message("action.labels"),
+            text_list_message("rows.0.names"),
+            text_list_message("rows.1.names"),
+        ]
+    );
+
+    // A wrong type: the path and serde's reason.
+    let err = serde_json::from_value::<Args<Edit>>(json!({
+        "file": "notes.md",
+        "rows": [{"line": "two", "names": "fox"}],
+        "action": {"kind": "mark"},
+    }))
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "rows.0.line: invalid type: string \"two\", expected u32"
+    );
+}
+
+/// Any deserializer, not only serde_json's: the input is read as a `Value` first.
+#[test]
+fn args_reads_from_any_deserializer() {
+    let map = vec![("paths", "a.txt")].into_iter();
+    let deserializer = serde::de::value::MapDeserializer::<_, serde::de::value::Error>::new(map);
+    let Args(args) = Args::<ViewFile>::deserialize(deserializer).unwrap();
+    assert_eq!(args.paths, OneOrMany::One("a.txt".to_owned()));
+
+    let map = vec![("paths", "[\"a.png\"]")].into_iter();
+    let deserializer = serde::de::value::MapDeserializer::<_, serde::de::value::Error>::new(map);
+    let err = Args::<ViewFile>::deserialize(deserializer).unwrap_err();
+    assert_eq!(err.to_string(), text_list_message("paths"));
+
+    // Not an object: the refusal says so, at the root.
+    let deserializer: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+        "a.txt".into_deserializer();
+    let err = Args::<ViewFile>::deserialize(deserializer).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: string \"a.txt\", expected struct ViewFile"
+    );
+}
+
+/// Inside a larger message, serde_json adds the position of the arguments to the message.
+#[test]
+fn args_inside_an_envelope() {
+    #[derive(Debug, Deserialize)]
+    struct Call {
+        name: String,
+        arguments: Args<ViewFile>,
+    }
+    let call: Call =
+        serde_json::from_str(r#"{"name": "view_file", "arguments": {"paths": "a.txt"}}"#).unwrap();
+    assert_eq!(call.name, "view_file");
+    assert_eq!(call.arguments.paths.as_slice(), ["a.txt"]);
+
+    let text = r#"{"name": "view_file", "arguments": {"paths": "[\"a.png\"]"}}"#;
+    let err = serde_json::from_str::<Call>(text).unwrap_err();
+    let shown = err.to_string();
+    let (message, position) = shown.split_once(" at line 1 column ").unwrap();
+    assert_eq!(message, text_list_message("paths"));
+    assert!(position.parse::<usize>().is_ok(), "{shown}");
+    let err = serde_json::from_value::<Call>(serde_json::from_str(text).unwrap()).unwrap_err();
+    assert_eq!(err.to_string(), text_list_message("paths"));
+}
+
+#[test]
+fn args_is_its_value() {
+    let mut args = Args(view(&["a"]));
+    assert_eq!(args.paths.len(), 1); // Deref
+    args.paths = OneOrMany::One("b".to_owned()); // DerefMut
+    let copy = args.clone();
+    assert_eq!(copy, args);
+    assert_eq!(format!("{args:?}"), r#"Args(ViewFile { paths: One("b") })"#);
+    assert_eq!(Args::from(view(&["b"])).into_inner(), view(&["b"]));
+    assert_eq!(args.into_inner().paths, OneOrMany::One("b".to_owned()));
+}
+
+// --- Args<T>: JsonSchema ------------------------------------------------------------------
+
+/// `Args<T>` is T's schema, inline: the schema of a framework's `Parameters<Args<T>>` root, and
+/// of a field, with no `$ref` or `$defs`.
+#[test]
+fn args_has_the_types_schema_inline() {
+    use schemars::{JsonSchema, SchemaGenerator};
+
+    assert_eq!(
+        <Args<ViewFile> as JsonSchema>::schema_name(),
+        <ViewFile as JsonSchema>::schema_name()
+    );
+    assert!(<Args<Edit> as JsonSchema>::inline_schema());
+
+    let mut generator = SchemaGenerator::default();
+    let schema = generator.subschema_for::<Args<Edit>>().to_value();
+    assert_eq!(&schema, Edit::input_schema());
+    assert!(generator.definitions().is_empty());
+
+    // As rmcp builds a tool's inputSchema: a root schema, draft 2020-12 (rmcp then drops the
+    // title and the description, which it gives the tool itself).
+    let root = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<Args<ViewFile>>()
+        .to_value();
+    let mut expected = ViewFile::input_schema().clone();
+    expected["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    expected["title"] = json!("ViewFile");
+    assert_eq!(root, expected);
+    let paths = &root["properties"]["paths"];
+    assert_eq!(
+        paths["anyOf"][1],
+        json!({"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 20})
+    );
+
+    // As a field of a schemars-derived type.
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Envelope {
+        name: String,
+        arguments: Args<Edit>,
+    }
+    let envelope = schemars::schema_for!(Envelope).to_value();
+    assert_eq!(&envelope["properties"]["arguments"], Edit::input_schema());
+    assert!(!envelope.to_string().contains("$ref"), "{envelope}");
+    assert!(envelope.get("$defs").is_none(), "{envelope}");
+}
+
+/// What `Args<T>`'s schema advertises, `Args<T>` accepts, as `T::from_value` does.
+#[test]
+fn args_accepts_what_its_schema_allows() {
+    let schema = schemars::SchemaGenerator::default()
+        .subschema_for::<Args<ViewFile>>()
+        .to_value();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    for args in [
+        json!({"paths": "a.txt"}),
+        json!({"paths": ["a.txt", "b.txt"]}),
+        json!({"paths": "[preview].png"}),
+        json!({"paths": []}),
+        json!({"paths": 5}),
+        json!({"paths": ["a"], "extra": 1}),
+    ] {
+        let valid = validator.is_valid(&args);
+        let read = serde_json::from_value::<Args<ViewFile>>(args.clone());
+        assert_eq!(valid, read.is_ok(), "{args}: {read:?}");
+    }
+    // The one string the schema allows and stitch refuses: a list written as text.
+    let text_list = json!({"paths": "[\"a.png\"]"});
+    assert!(validator.is_valid(&text_list));
+    assert!(serde_json::from_value::<Args<ViewFile>>(text_list).is_err());
+}
+
+// --- an agent loop --------------------------------------------------------------------------
+
+fn call(id: &str, name: &str, arguments: &str) -> Value {
+    json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+}
+
+/// The issues a refusal's content carries, parsed back.
+fn refusal_content(message: &Value) -> Value {
+    serde_json::from_str(message["content"].as_str().unwrap()).unwrap()
+}
+
+#[test]
+fn agent_step_runs_a_call() {
+    let mut tools = agent_step::Tools::default();
+    let message = agent_step::step(
+        &mut tools,
+        &call(
+            "call_1",
+            "view_file",
+            r#"{"paths": ["a.txt", "readme.md"]}"#,
+        ),
+    )
+    .unwrap();
+    assert_eq!(message["role"], "tool");
+    assert_eq!(message["tool_call_id"], "call_1");
+    assert_eq!(
+        message["content"],
+        "a.txt:\nThe quick brown fox.\nSecond line of a.\n\
+         readme.md:\n# Readme\nstitch refuses a list written as text.\n"
+    );
+    assert_eq!(tools.runs, [r#"view_file ["a.txt", "readme.md"]"#]);
+}
+
+#[test]
+fn agent_step_answers_a_refusal_with_its_issues() {
+    let mut tools = agent_step::Tools::default();
+    let message = agent_step::step(
+        &mut tools,
+        &call(
+            "call_2",
+            "view_file",
+            r#"{"paths": "[\"a.txt\", \"notes.md\"]"}"#,
+        ),
+    )
+    .unwrap();
+    assert_eq!(message["role"], "tool");
+    assert_eq!(message["tool_call_id"], "call_2");
+    let content = refusal_content(&message);
+    assert_eq!(
+        content,
+        json!({
+            "error": text_list_message("paths"),
+            "issues": [{"path": "paths", "kind": "text_list", "message": text_list_message("paths")}],
+        })
+    );
+    assert!(
+        tools.runs.is_empty(),
+        "a refused call ran: {:?}",
+        tools.runs
+    );
+}
+
+#[test]
+fn agent_step_repairs_json_text_where_no_string_is_expected() {
+    let mut tools = agent_step::Tools::default();
+    let message = agent_step::step(
+        &mut tools,
+        &call(
+            "call_4",
+            "search",
+            r#"{"query": "fox", "extensions": "[\"md\"]"}"#,
+        ),
+    )
+    .unwrap();
+    assert_eq!(message["content"], "notes.md:2: The fox is quick.\n");
+    assert_eq!(tools.runs, [r#"search "fox" ["md"]"#]);
+}
+
+#[test]
+fn agent_step_refuses_arguments_that_are_not_json() {
+    let mut tools = agent_step::Tools::default();
+    let text = r#"{"paths": ["a.txt""#;
+    let message = agent_step::step(&mut tools, &call("call_6", "view_file", text)).unwrap();
+    let content = refusal_content(&message);
+    let parse_error = serde_json::from_str::<Value>(text).unwrap_err();
+    let expected = format!("the arguments are not valid JSON: {parse_error}");
+    assert_eq!(content["error"], expected);
+    assert_eq!(
+        content["issues"],
+        json!([{"path": "", "kind": "invalid", "message": expected}])
+    );
+    assert!(tools.runs.is_empty());
+}
+
+#[test]
+fn agent_step_names_every_issue() {
+    let mut tools = agent_step::Tools::default();
+    let message = agent_step::step(
+        &mut tools,
+        &call("call_7", "search", r#"{"query": 5, "extensions": "md"}"#),
+    )
+    .unwrap();
+    let content = refusal_content(&message);
+    let issues = content["issues"].as_array().unwrap();
+    assert!(!issues.is_empty());
+    let error = content["error"].as_str().unwrap();
+    // The error text is the issues' messages, one per line.
+    let messages: Vec<&str> = issues
+        .iter()
+        .map(|i| i["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(error, messages.join("\n"));
+    assert!(issues.iter().all(|i| i["kind"] == "invalid"), "{issues:?}");
+    assert!(tools.runs.is_empty());
+}
+
+#[test]
+fn agent_step_unknown_tool_and_malformed_calls() {
+    let mut tools = agent_step::Tools::default();
+    let message = agent_step::step(&mut tools, &call("call_8", "delete", "{}")).unwrap();
+    assert_eq!(message["tool_call_id"], "call_8");
+    assert_eq!(
+        refusal_content(&message),
+        json!({"error": "no tool named \"delete\""})
+    );
+    // No id to answer: not a message, an error for the loop.
+    let err = agent_step::step(&mut tools, &json!({"type": "function"})).unwrap_err();
+    assert!(
+        err.starts_with("not a tool call: missing field `id`"),
+        "{err}"
+    );
+    let err = agent_step::step(
+        &mut tools,
+        &json!({"id": "x", "type": "custom", "function": {"name": "a", "arguments": "{}"}}),
+    )
+    .unwrap_err();
+    assert_eq!(err, "not a function call: type \"custom\"");
+}
+
+/// The example's own calls: two refused, one repaired, three run as sent.
+#[test]
+fn agent_step_sample_calls() {
+    let mut tools = agent_step::Tools::default();
+    let mut refused = 0;
+    for call in agent_step::sample_calls().as_array().unwrap() {
+        let message = agent_step::step(&mut tools, call).unwrap();
+        if let Ok(Value::Object(content)) =
+            serde_json::from_str::<Value>(message["content"].as_str().unwrap())
+        {
+            assert!(content.contains_key("issues"), "{content:?}");
+            refused += 1;
+        }
+    }
+    assert_eq!(refused, 2);
+    assert_eq!(tools.runs.len(), 4);
+}
+
+/// `refusal` keeps the count of issues left out past the limit.
+#[test]
+fn agent_step_refusal_counts_omitted_issues() {
+    let issues = (0..25)
+        .map(|n| stitch_runtime::Issue::text_list(format!("rows.{n}.names")))
+        .collect();
+    let err = ArgsError::new(issues);
+    let content: Value = serde_json::from_str(&agent_step::refusal(&err)).unwrap();
+    assert_eq!(content["issues"].as_array().unwrap().len(), 20);
+    assert_eq!(content["omitted"], 5);
+    assert_eq!(content["error"], err.to_string());
+    assert_eq!(content["issues"][0]["kind"], IssueKind::TextList.as_str());
+}
