@@ -69,6 +69,8 @@ impl Names {
 pub struct Field<'a> {
     /// The names serde reads it under (for a tuple field: its index).
     pub names: Names,
+    /// How Rust names it: `self.paths`, `self.0`.
+    pub member: syn::Member,
     /// Its type.
     pub ty: &'a syn::Type,
     /// `#[stitch(...)]` on it.
@@ -133,6 +135,8 @@ pub enum Style {
 
 /// A variant of an enum.
 pub struct Variant<'a> {
+    /// Its Rust name.
+    pub ident: &'a syn::Ident,
     /// The names serde reads it under.
     pub names: Names,
     /// How it holds its data.
@@ -278,11 +282,16 @@ fn fields_from_ast<'a>(
                 (None, Some(ident)) => rule.apply_to_field(&ident.unraw().to_string()),
                 (None, None) => i.to_string(),
             };
+            let member = match &field.ident {
+                Some(ident) => syn::Member::Named(ident.clone()),
+                None => syn::Member::Unnamed(syn::Index::from(i)),
+            };
             Field {
                 names: Names {
                     wire,
                     aliases: serde.aliases,
                 },
+                member,
                 ty: &field.ty,
                 skip: serde.skip,
                 default: serde.default,
@@ -339,6 +348,7 @@ fn variant_from_ast<'a>(
         );
     }
     Variant {
+        ident: &variant.ident,
         names: Names {
             wire,
             aliases: serde.aliases,

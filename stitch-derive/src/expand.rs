@@ -21,7 +21,11 @@ pub fn expand(cont: &Container) -> TokenStream {
         }
         Data::Struct(fields) => structure(fields, &mut helpers),
         Data::Newtype(field) => transparent(field),
-        Data::Enum(variants) => enumeration(cont, variants, &mut helpers),
+        Data::Enum(variants) => {
+            let walk = enumeration(cont, variants, &mut helpers);
+            let bounds_hold = enum_bounds_hold(variants);
+            quote!(#walk #bounds_hold)
+        }
         Data::Unsupported => quote!(),
     };
     let asserts = bound_asserts(cont);
@@ -369,6 +373,79 @@ fn fields_walk(
     (body, quote!(Self::#owns_fn(__key)))
 }
 
+/// `true && <A as Coerce>::bounds_hold(a, …) && …` for the walked fields, each named by
+/// `access` (`&self.a`, or a pattern binding).
+fn bounds_checks(fields: &[(&Field, TokenStream)]) -> TokenStream {
+    let checks = fields
+        .iter()
+        .filter(|(f, _)| f.walked())
+        .map(|(field, access)| {
+            let coerce = coerce_of(field);
+            let bounds = bounds(field);
+            quote!(&& #coerce::bounds_hold(#access, #bounds))
+        });
+    quote!(true #(#checks)*)
+}
+
+/// The `bounds_hold` of a struct with these fields.
+fn struct_bounds_hold(fields: &[Field]) -> TokenStream {
+    let accessed: Vec<(&Field, TokenStream)> = fields
+        .iter()
+        .map(|f| {
+            let member = &f.member;
+            (f, quote!(&self.#member))
+        })
+        .collect();
+    let checks = bounds_checks(&accessed);
+    quote! {
+        fn bounds_hold(&self, _: _stitch::__private::Bounds) -> bool {
+            #checks
+        }
+    }
+}
+
+/// The `bounds_hold` of an enum: each variant checks its own fields.
+fn enum_bounds_hold(variants: &[Variant]) -> TokenStream {
+    if variants.iter().all(|v| v.fields.is_empty()) {
+        return quote!();
+    }
+    let arms = variants.iter().map(|v| {
+        let ident = v.ident;
+        if v.skip || v.fields.is_empty() {
+            return match v.style {
+                Style::Unit => quote!(Self::#ident => true,),
+                Style::Struct => quote!(Self::#ident { .. } => true,),
+                _ => quote!(Self::#ident(..) => true,),
+            };
+        }
+        let bindings: Vec<syn::Ident> = (0..v.fields.len())
+            .map(|i| format_ident!("__f{}", i))
+            .collect();
+        let accessed: Vec<(&Field, TokenStream)> = v
+            .fields
+            .iter()
+            .zip(&bindings)
+            .map(|(f, b)| (f, quote!(#b)))
+            .collect();
+        let checks = bounds_checks(&accessed);
+        let pattern = match v.style {
+            Style::Struct => {
+                let members = v.fields.iter().map(|f| &f.member);
+                quote!(Self::#ident { #(#members: #bindings),* })
+            }
+            _ => quote!(Self::#ident(#(#bindings),*)),
+        };
+        quote!(#[allow(unused_variables)] #pattern => #checks,)
+    });
+    quote! {
+        fn bounds_hold(&self, _: _stitch::__private::Bounds) -> bool {
+            match self {
+                #(#arms)*
+            }
+        }
+    }
+}
+
 fn transparent(field: &Field) -> TokenStream {
     if field.attrs.opaque.is_some() {
         return quote! {
@@ -384,6 +461,7 @@ fn transparent(field: &Field) -> TokenStream {
         };
     }
     let coerce = coerce_of(field);
+    let member = &field.member;
     let bounds = if field.attrs.max_items.is_some() || field.attrs.min_items.is_some() {
         bounds(field)
     } else {
@@ -414,12 +492,17 @@ fn transparent(field: &Field) -> TokenStream {
         fn owns_key(__key: &str) -> bool {
             #coerce::owns_key(__key)
         }
+        fn bounds_hold(&self, __bounds: _stitch::__private::Bounds) -> bool {
+            #coerce::bounds_hold(&self.#member, #bounds)
+        }
     }
 }
 
 fn structure(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
     let (walk, owns) = fields_walk(fields, "", helpers);
+    let bounds_hold = struct_bounds_hold(fields);
     quote! {
+        #bounds_hold
         const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::OBJECT;
         #[inline]
         fn walk(

@@ -80,6 +80,14 @@ pub trait ToolArgs: Coerce {
 
     /// The same from the arguments' JSON text, as a model's tool call carries it.
     fn from_json(text: &str) -> Result<Self, ArgsError> {
+        // Text in which no rule could act goes straight to serde_json (see `fast`).
+        if crate::fast::plain(text) {
+            if let Ok(args) = serde_json::from_str::<Self>(text) {
+                if args.bounds_hold(crate::Bounds::NONE) {
+                    return Ok(args);
+                }
+            }
+        }
         let args = serde_json::from_str::<Value>(text).map_err(|e| {
             let issue = if e.to_string().starts_with("recursion limit exceeded") {
                 Issue::too_deep("", crate::coerce::MAX_DEPTH)

@@ -123,6 +123,15 @@ pub trait Coerce: DeserializeOwned + Describe {
         false
     }
 
+    /// Whether a value deserialized straight from text (the fast path of
+    /// [`ToolArgs::from_json`](crate::ToolArgs::from_json)) keeps the item bounds the walk
+    /// would check; `bounds` are the field's. `false` sends the call down the full path.
+    #[doc(hidden)]
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        let _ = bounds;
+        true
+    }
+
     /// Walks the keys this type reads from `map`, an object it shares with its parent
     /// (`#[serde(flatten)]`, internally tagged variants). A struct walks its fields; a map
     /// walks the keys that `owned` (the parent's fields) does not claim. A no-op otherwise.

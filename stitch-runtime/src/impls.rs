@@ -163,14 +163,51 @@ macro_rules! sequence {
             fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
                 is_text_list(text, T::accepts_element, bounds)
             }
+
+            fn bounds_hold(&self, bounds: Bounds) -> bool {
+                items_hold(self.iter(), self.len(), bounds)
+            }
         }
     )*};
+}
+
+/// A sequence's length is within `bounds` and its items keep theirs.
+fn items_hold<'a, T: Coerce + 'a>(
+    items: impl IntoIterator<Item = &'a T>,
+    len: usize,
+    bounds: Bounds,
+) -> bool {
+    bounds.contains(len) && items.into_iter().all(|item| item.bounds_hold(Bounds::NONE))
+}
+
+/// A set collapses repeats, so its length says nothing about the array it came from: a
+/// bounded set always takes the full path.
+fn set_holds<'a, T: Coerce + 'a>(items: impl IntoIterator<Item = &'a T>, bounds: Bounds) -> bool {
+    bounds.is_none() && items.into_iter().all(|item| item.bounds_hold(Bounds::NONE))
 }
 
 sequence! {
     Vec;
     VecDeque;
-    BTreeSet: Ord;
+}
+
+impl<T: Coerce + Ord> Coerce for BTreeSet<T> {
+    const SHAPE: Shape = Shape::SEQUENCE;
+
+    #[inline]
+    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
+        walk_seq::<Self, T>(value, cx, at, bounds);
+    }
+
+    fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
+        // Repeats collapse in a set, so the length bound is checked on the set itself.
+        is_text_list(text, T::accepts_element, Bounds::NONE)
+            && serde_json::from_str::<Self>(text).is_ok_and(|set| bounds.contains(set.len()))
+    }
+
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        set_holds(self, bounds)
+    }
 }
 
 impl<T: Coerce + Eq + Hash, S: BuildHasher + Default> Coerce for HashSet<T, S> {
@@ -185,6 +222,10 @@ impl<T: Coerce + Eq + Hash, S: BuildHasher + Default> Coerce for HashSet<T, S> {
         // Duplicates collapse in a set, so the length bound is checked on the set itself.
         is_text_list(text, T::accepts_element, Bounds::NONE)
             && serde_json::from_str::<Self>(text).is_ok_and(|set| bounds.contains(set.len()))
+    }
+
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        set_holds(self, bounds)
     }
 }
 
@@ -203,6 +244,10 @@ impl<T: Coerce> Coerce for Box<[T]> {
     fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
         is_text_list(text, T::accepts_element, bounds)
     }
+
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        items_hold(self.iter(), self.len(), bounds)
+    }
 }
 
 impl<T: Coerce, const N: usize> Coerce for [T; N]
@@ -219,6 +264,10 @@ where
     fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
         let exact = Bounds::new(Some(N), Some(N));
         bounds.contains(N) && is_text_list(text, T::accepts_element, exact)
+    }
+
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        items_hold(self.iter(), N, bounds)
     }
 }
 
@@ -237,6 +286,10 @@ impl<T: Coerce, S: BuildHasher + Default> Coerce for HashMap<String, T, S> {
         owned: fn(&str) -> bool,
     ) {
         walk_flat_map::<T>(map, cx, at, owned);
+    }
+
+    fn bounds_hold(&self, _: Bounds) -> bool {
+        self.values().all(|item| item.bounds_hold(Bounds::NONE))
     }
 
     fn owns_key(_: &str) -> bool {
@@ -259,6 +312,10 @@ impl<T: Coerce> Coerce for BTreeMap<String, T> {
         owned: fn(&str) -> bool,
     ) {
         walk_flat_map::<T>(map, cx, at, owned);
+    }
+
+    fn bounds_hold(&self, _: Bounds) -> bool {
+        self.values().all(|item| item.bounds_hold(Bounds::NONE))
     }
 
     fn owns_key(_: &str) -> bool {
@@ -326,6 +383,10 @@ impl<T: Coerce> Coerce for Option<T> {
         T::walk_flat(map, cx, at, owned);
     }
 
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        self.as_ref().is_none_or(|item| item.bounds_hold(bounds))
+    }
+
     fn owns_key(key: &str) -> bool {
         T::owns_key(key)
     }
@@ -361,6 +422,10 @@ macro_rules! pointer {
                 T::walk_flat(map, cx, at, owned);
             }
 
+            fn bounds_hold(&self, bounds: Bounds) -> bool {
+                T::bounds_hold(self, bounds)
+            }
+
             fn owns_key(key: &str) -> bool {
                 T::owns_key(key)
             }
@@ -392,6 +457,10 @@ macro_rules! tuple {
                     Value::String(_) => cx.repair::<Self>(value, at, Bounds::NONE),
                     other => walk_leaf(other, cx, at),
                 }
+            }
+
+            fn bounds_hold(&self, _: Bounds) -> bool {
+                true $(&& self.$n.bounds_hold(Bounds::NONE))+
             }
         }
     )*};
@@ -440,5 +509,13 @@ impl<T: Coerce> Coerce for OneOrMany<T> {
 
     fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
         is_text_list(text, T::accepts_element, bounds)
+    }
+
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        match self {
+            // The bounds are the array form's; one value is not an array.
+            OneOrMany::One(item) => item.bounds_hold(Bounds::NONE),
+            OneOrMany::Many(items) => items_hold(items, items.len(), bounds),
+        }
     }
 }

@@ -98,6 +98,7 @@ mod coerce;
 mod de;
 mod describe;
 mod error;
+mod fast;
 mod impls;
 mod one_or_many;
 mod path;

@@ -732,3 +732,51 @@ fn deserialization_agrees_with_serde_json() {
         );
     }
 }
+
+/// `from_json` (which deserializes plain text directly) and `from_value` (which always walks)
+/// give the same answer: the same value, or the same issues.
+fn surfaces_agree<T: ToolArgs + PartialEq + std::fmt::Debug>(
+    seed: u64,
+    runs: usize,
+) -> (usize, usize) {
+    let schema = T::input_schema();
+    let mut rng = Rng(seed);
+    let (mut ok, mut err) = (0, 0);
+    for _ in 0..runs {
+        let args = sample(schema, schema, &mut rng, 0);
+        let text = if rng.chance(50) {
+            args.to_string()
+        } else {
+            serde_json::to_string_pretty(&args).unwrap()
+        };
+        match (T::from_json(&text), T::from_value(args.clone())) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a, b, "{text}");
+                ok += 1;
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a, b, "{text}");
+                err += 1;
+            }
+            (a, b) => panic!("{text}: from_json {a:?}, from_value {b:?}"),
+        }
+    }
+    (ok, err)
+}
+
+#[test]
+fn from_json_and_from_value_agree() {
+    for (name, (ok, err)) in [
+        ("view_file", surfaces_agree::<ViewFile>(21, 1500)),
+        ("search", surfaces_agree::<Search>(22, 1500)),
+        ("edit", surfaces_agree::<Edit>(23, 1500)),
+        ("act", surfaces_agree::<Act>(24, 1500)),
+        ("tree", surfaces_agree::<Tree>(25, 1500)),
+        ("shapes", surfaces_agree::<Shapes>(26, 3000)),
+    ] {
+        assert!(
+            ok >= 20 && err >= 20,
+            "{name}: {ok} accepted, {err} refused"
+        );
+    }
+}
