@@ -29,7 +29,7 @@ pub enum Data<'a> {
     /// A struct with named fields.
     Struct(Vec<Field<'a>>),
     /// A struct with one unnamed field, read as that field (serde's newtype struct).
-    Newtype(Field<'a>),
+    Newtype(Box<Field<'a>>),
     /// An enum.
     Enum(Vec<Variant<'a>>),
     /// Something we refuse (a union, a unit or tuple struct); the error is already recorded.
@@ -189,7 +189,7 @@ impl<'a> Container<'a> {
                 )),
                 syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
                     let mut fields = fields_from_ast(cx, unnamed.unnamed.iter(), RenameRule::None);
-                    Data::Newtype(fields.remove(0))
+                    Data::Newtype(Box::new(fields.remove(0)))
                 }
                 syn::Fields::Unnamed(unnamed) => {
                     cx.error_spanned_by(
@@ -224,7 +224,7 @@ impl<'a> Container<'a> {
         if attrs.lenient_scalars.is_some() {
             let fields: Vec<&mut Field> = match &mut data {
                 Data::Struct(fields) => fields.iter_mut().collect(),
-                Data::Newtype(field) => vec![field],
+                Data::Newtype(field) => vec![&mut **field],
                 Data::Enum(variants) => variants
                     .iter_mut()
                     .flat_map(|v| v.fields.iter_mut())

@@ -95,7 +95,7 @@ pub fn input_schema(cont: &Container) -> TokenStream {
 fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
     match &cont.data {
         Data::Struct(fields) => Box::new(fields.iter()),
-        Data::Newtype(field) => Box::new(std::iter::once(field)),
+        Data::Newtype(field) => Box::new(std::iter::once(&**field)),
         Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
         Data::Unsupported => Box::new(std::iter::empty()),
     }
