@@ -370,7 +370,7 @@ fn hex4(b: &[u8], i: usize) -> Option<u32> {
 /// Looks at eight bytes per step (SWAR). The byte tests are exact (no carry crosses a byte),
 /// so the final partial step can reuse the last eight bytes of `b` and drop those before `i`.
 #[inline]
-pub(crate) fn find_special(b: &[u8], mut i: usize) -> usize {
+fn find_special(b: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let flags = special_flags(u64::from_le_bytes(*chunk));
         if flags != 0 {
