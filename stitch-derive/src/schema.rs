@@ -6,6 +6,25 @@ use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
 
+/// `text` escaped for a JSON string (without the quotes). The schema tree holds its strings
+/// this way, so that rendering it during compilation copies them whole: const evaluation is
+/// slow, and looking at every byte of every name and description was most of its cost.
+fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The marker type that stands for the container inside its own fields' schemas.
 fn marker() -> syn::Ident {
     format_ident!("__StitchRecursion")
@@ -42,7 +61,7 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
         Data::Enum(variants) => (enumeration(&cx, variants), quote!(false)),
         Data::Unsupported => (quote!(&_stitch::__private::Schema::Any), quote!(false)),
     };
-    let name = cont.ident.to_string();
+    let name = esc(&cont.ident.to_string());
     let (schema, beside) = if recursive {
         let marker = marker();
         (
@@ -66,27 +85,21 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     (items, beside)
 }
 
-/// `INPUT_SCHEMA` and `input_schema()` for a type without generic parameters.
+/// `input_schema()` for a type without generic parameters: one value in a `static`. (A
+/// generic type uses the trait's default, a cache by type. `INPUT_SCHEMA` is always the
+/// trait's default, a generic constant evaluated only where it is named.)
 pub fn input_schema(cont: &Container) -> TokenStream {
     if !cont.generics.params.is_empty() {
-        // A generic type's schema depends on its parameters: `input_schema()` builds it once
-        // per instantiation at run time (the trait's default), and `INPUT_SCHEMA` is refused.
         return quote!();
     }
-    let ident = cont.ident;
     quote! {
-        const INPUT_SCHEMA: &'static str = {
-            const LEN: usize =
-                _stitch::__private::schema_len(<#ident as _stitch::__private::Describe>::SCHEMA);
-            const BYTES: [u8; LEN] =
-                _stitch::__private::schema_bytes::<LEN>(<#ident as _stitch::__private::Describe>::SCHEMA);
-            _stitch::__private::schema_str(&BYTES)
-        };
+        // Rendered at run time, once: naming `INPUT_SCHEMA` here would make every build
+        // evaluate it, and const evaluation is slow.
         fn input_schema() -> &'static _stitch::__private::Value {
             static SCHEMA: _stitch::__private::OnceLock<_stitch::__private::Value> =
                 _stitch::__private::OnceLock::new();
             SCHEMA.get_or_init(|| {
-                _stitch::__private::parse_schema(<Self as _stitch::__private::ToolArgs>::INPUT_SCHEMA)
+                _stitch::__private::render_schema(<Self as _stitch::__private::Describe>::SCHEMA)
             })
         }
     }
@@ -235,7 +248,10 @@ fn optional_of(cx: &Ctx, field: &Field) -> TokenStream {
 
 fn text(value: Option<String>) -> TokenStream {
     match value {
-        Some(v) => quote!(_stitch::__private::core::option::Option::Some(#v)),
+        Some(v) => {
+            let v = esc(&v);
+            quote!(_stitch::__private::core::option::Option::Some(#v))
+        }
         None => quote!(_stitch::__private::core::option::Option::None),
     }
 }
@@ -247,7 +263,7 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
         .iter()
         .filter(|f| !f.skip && !f.flatten)
         .map(|field| {
-            let name = &field.names.wire;
+            let name = esc(&field.names.wire);
             let schema = field_schema(cx, field);
             let required = if field.default || container_default {
                 quote!(false)
@@ -311,10 +327,11 @@ fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
 fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
     let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
     let tagging = cx.cont.tagging();
-    let units: Vec<&str> = variants
+    let units: Vec<String> = variants
         .iter()
         .filter(|v| v.style == Style::Unit)
         .flat_map(|v| v.names.all())
+        .map(esc)
         .collect();
     if tagging == Tagging::External
         && units.len() == variants.iter().flat_map(|v| v.names.all()).count()
@@ -328,7 +345,7 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
                 members.push(quote!(&_stitch::__private::Schema::Enum(&[#(#units),*])));
             }
             for v in variants.iter().filter(|v| v.style != Style::Unit) {
-                let key = &v.names.wire;
+                let key = esc(&v.names.wire);
                 let content = content(cx, v);
                 members.push(quote!(&_stitch::__private::Schema::External { key: #key, content: #content }));
             }
@@ -337,7 +354,8 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
         Tagging::Internal { tag } => variants
             .iter()
             .map(|v| {
-                let value = &v.names.wire;
+                let tag = esc(tag);
+                let value = esc(&v.names.wire);
                 let body = if v.style == Style::Unit {
                     // A unit variant is the tag alone; its doc comment describes that object.
                     object(cx, &[], v.doc.clone())
@@ -350,7 +368,8 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
         Tagging::Adjacent { tag, content: key } => variants
             .iter()
             .map(|v| {
-                let value = &v.names.wire;
+                let (tag, key) = (esc(tag), esc(key));
+                let value = esc(&v.names.wire);
                 let body = if v.style == Style::Unit {
                     quote!(_stitch::__private::core::option::Option::None)
                 } else {

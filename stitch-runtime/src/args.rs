@@ -33,12 +33,12 @@ pub trait ToolArgs: Coerce {
     /// The input schema as JSON text, rendered during compilation: a JSON Schema (2020-12)
     /// object with `properties` by serde's wire names and `required` as serde requires.
     ///
-    /// A constant only for a type without generic parameters: naming it on a generic type is
-    /// a compile error; call [`ToolArgs::input_schema`] there, which builds the schema once
-    /// per instantiation on first use.
-    const INPUT_SCHEMA: &'static str = panic!(
-        "stitch: `INPUT_SCHEMA` is not a constant for a generic type; call `input_schema()`"
-    );
+    /// It is evaluated only where it is named, so a build that does not use it does not pay
+    /// for it; where it is named, the text sits in a buffer of
+    /// [`MAX_SCHEMA_TEXT`](crate::schema::MAX_SCHEMA_TEXT) bytes in the binary. A longer
+    /// schema is a compile error pointing to [`ToolArgs::input_schema`], which builds any
+    /// schema once at run time.
+    const INPUT_SCHEMA: &'static str = <Self as crate::schema::SchemaText>::TEXT;
 
     /// The input schema as a value (built once, then shared).
     fn input_schema() -> &'static Value {

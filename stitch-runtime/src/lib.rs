@@ -198,9 +198,9 @@ pub mod __private {
         T::DEFAULT
     }
 
-    /// Parses a type's `INPUT_SCHEMA` into a value.
-    pub fn parse_schema(text: &str) -> Value {
-        crate::schema::parse(text)
+    /// Renders a schema tree into a value (what `INPUT_SCHEMA` holds as text).
+    pub fn render_schema(schema: &Schema) -> Value {
+        crate::schema::render(schema)
     }
     pub use std::string::String;
 

@@ -8,6 +8,10 @@
 //! root carries an `$anchor` that its self-references point to.
 
 /// A JSON Schema fragment, as `&'static` parts that constants can hold.
+///
+/// Every string in the tree (names, descriptions, tags) is held JSON-escaped, as it appears
+/// between the quotes of the schema's text: the derive escapes them when it writes the tree,
+/// so that rendering during compilation copies them whole.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Schema {
@@ -165,6 +169,35 @@ pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
     w.at
 }
 
+/// The most bytes of schema text [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs::INPUT_SCHEMA)
+/// holds (a type's constant is a buffer of this size wherever it is named).
+pub const MAX_SCHEMA_TEXT: usize = 16 * 1024;
+
+/// A type's schema text as a constant, for [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs).
+///
+/// Implemented for every type with a schema. Its constants are generic, so they are
+/// evaluated only where they are named: const evaluation is slow, and a crate of many tools
+/// that never names them does not wait for them.
+#[doc(hidden)]
+pub trait SchemaText {
+    /// The text in a fixed buffer, and its length.
+    const BUFFER: ([u8; MAX_SCHEMA_TEXT], usize);
+    /// The text.
+    const TEXT: &'static str;
+}
+
+impl<T: Describe + ?Sized> SchemaText for T {
+    const BUFFER: ([u8; MAX_SCHEMA_TEXT], usize) = {
+        let mut buf = [0u8; MAX_SCHEMA_TEXT];
+        let len = write(T::SCHEMA, &mut buf);
+        if len > MAX_SCHEMA_TEXT {
+            panic!("stitch: this schema is longer than `MAX_SCHEMA_TEXT` bytes; use `input_schema()`, which builds it at run time");
+        }
+        (buf, len)
+    };
+    const TEXT: &'static str = as_str(Self::BUFFER.0.split_at(Self::BUFFER.1).0);
+}
+
 /// The length of `schema`'s JSON text.
 pub const fn len(schema: &Schema) -> usize {
     write(schema, &mut [])
@@ -209,14 +242,15 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     const fn raw(&mut self, bytes: &[u8]) {
-        let mut i = 0;
-        while i < bytes.len() {
-            if self.at + i < self.buf.len() {
-                self.buf[self.at + i] = bytes[i];
-            }
-            i += 1;
+        // One copy of the slice (cheap in const evaluation, unlike a loop over bytes); a
+        // measuring pass has an empty buffer and only counts.
+        let end = self.at + bytes.len();
+        if end <= self.buf.len() {
+            let (_, tail) = self.buf.split_at_mut(self.at);
+            let (dest, _) = tail.split_at_mut(bytes.len());
+            dest.copy_from_slice(bytes);
         }
-        self.at += bytes.len();
+        self.at = end;
     }
 
     const fn s(&mut self, text: &str) {
@@ -230,32 +264,10 @@ impl Writer<'_> {
         self.raw(b"\"");
     }
 
-    /// String contents with JSON escapes.
+    /// String contents: the tree holds its strings already JSON-escaped (see [`Schema`]), so
+    /// they are copied whole.
     const fn escaped(&mut self, text: &str) {
-        let bytes = text.as_bytes();
-        let mut start = 0;
-        let mut i = 0;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b == b'"' || b == b'\\' || b < 0x20 {
-                self.raw(bytes.split_at(i).0.split_at(start).1);
-                match b {
-                    b'"' => self.raw(b"\\\""),
-                    b'\\' => self.raw(b"\\\\"),
-                    b'\n' => self.raw(b"\\n"),
-                    b'\r' => self.raw(b"\\r"),
-                    b'\t' => self.raw(b"\\t"),
-                    _ => {
-                        const HEX: &[u8; 16] = b"0123456789abcdef";
-                        self.raw(b"\\u00");
-                        self.raw(&[HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]);
-                    }
-                }
-                start = i + 1;
-            }
-            i += 1;
-        }
-        self.raw(bytes.split_at(start).1);
+        self.raw(text.as_bytes());
     }
 
     const fn unsigned(&mut self, mut n: u128) {
@@ -789,11 +801,15 @@ pub(crate) fn cached<T: Describe + ?Sized>() -> &'static serde_json::Value {
     let name = core::any::type_name::<T>();
     let cache = CACHE.get_or_init(Default::default);
     let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
-    map.entry(name).or_insert_with(|| {
-        let mut buf = vec![0u8; len(T::SCHEMA)];
-        write(T::SCHEMA, &mut buf);
-        Box::leak(Box::new(parse(as_str(&buf))))
-    })
+    map.entry(name)
+        .or_insert_with(|| Box::leak(Box::new(render(T::SCHEMA))))
+}
+
+/// Renders `schema` at run time into a value.
+pub(crate) fn render(schema: &Schema) -> serde_json::Value {
+    let mut buf = vec![0u8; len(schema)];
+    write(schema, &mut buf);
+    parse(as_str(&buf))
 }
 
 /// Parses schema text that stitch rendered (always JSON; a user's `schema = "…"` is checked at

@@ -288,6 +288,10 @@ fn generic_types_build_their_schema_once_per_instantiation() {
         json!({"type": "string"})
     );
     assert!(std::ptr::eq(numbers, Generic::<u8>::input_schema()));
+    // The constant is there for generic types too, evaluated where it is named.
+    const NUMBERS: &str = Generic::<u8>::INPUT_SCHEMA;
+    assert_eq!(&serde_json::from_str::<Value>(NUMBERS).unwrap(), numbers);
+    constant_matches::<Generic<String>>();
 }
 
 /// A tiny deterministic generator (xorshift), so the agreement runs are reproducible.
