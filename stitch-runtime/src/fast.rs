@@ -21,26 +21,45 @@ pub(crate) fn plain(text: &str) -> bool {
     // starts like a JSON array or object is looked at further. Numbers and literals written
     // as text need no look: every rule that reads them acts where serde refuses a string, so
     // the direct deserialization fails and the full path runs.
+    //
+    // A direct deserialization also skips the values of unknown keys without reading them as
+    // `from_value` does (serde_json checks neither surrogate pairs, nor the range of a
+    // number, nor the depth there). So a text with a `\u` escape, a number with an exponent or
+    // a long run of digits, or more than `MAX_OPENS` brackets in all takes the full path too.
+    let mut opens = 0usize;
     let mut i = 0;
     while i + 17 <= b.len() {
-        let hits = pairs16(&b[i..i + 17]);
-        if hits != 0 {
-            let mut bits = hits;
-            while bits != 0 {
-                let at = i + bits.trailing_zeros() as usize;
-                if !string_is_plain(text, at) {
-                    return false;
-                }
-                bits &= bits - 1;
+        let chunk = scan16(&b[i..i + 17]);
+        if chunk.careful {
+            return false;
+        }
+        opens += chunk.opens as usize;
+        if opens > MAX_OPENS {
+            return false;
+        }
+        let mut bits = chunk.pairs;
+        while bits != 0 {
+            let at = i + bits.trailing_zeros() as usize;
+            if !string_is_plain(text, at) {
+                return false;
             }
+            bits &= bits - 1;
         }
         i += 16;
     }
+    // The last bytes, one at a time (with a zero after the end).
     while i < b.len() {
-        if b[i] == b'"'
-            && matches!(b.get(i + 1), Some(b'[' | b'{' | b'\\' | b' '))
-            && !string_is_plain(text, i)
-        {
+        let (c, next) = (b[i], b.get(i + 1).copied().unwrap_or(0));
+        if (c == b'\\' && next == b'u') || (c.is_ascii_digit() && matches!(next, b'e' | b'E')) {
+            return false;
+        }
+        if matches!(c, b'[' | b'{') {
+            opens += 1;
+            if opens > MAX_OPENS {
+                return false;
+            }
+        }
+        if c == b'"' && matches!(next, b'[' | b'{' | b'\\' | b' ') && !string_is_plain(text, i) {
             return false;
         }
         i += 1;
@@ -48,15 +67,27 @@ pub(crate) fn plain(text: &str) -> bool {
     true
 }
 
-/// Bit `k` set when `w[k]` is `"` and `w[k + 1]` is `[`, `{`, `\` or a space (`w` holds 17
-/// bytes; the sixteen pairs that start in its first sixteen).
+/// Fewer brackets than this in the whole text cannot nest past serde_json's limit of 127.
+const MAX_OPENS: usize = 127;
+
+/// What [`scan16`] finds in sixteen bytes.
+struct Chunk {
+    /// Bit `k`: byte `k` is `"` and byte `k + 1` is `[`, `{`, `\` or a space.
+    pairs: u32,
+    /// How many of the sixteen bytes are `[` or `{`.
+    opens: u32,
+    /// A `\u` escape, a digit followed by `e`/`E`, or sixteen digits in a row.
+    careful: bool,
+}
+
+/// Looks at the sixteen bytes starting `w` (which holds 17: each byte's next one too).
 #[inline]
-fn pairs16(w: &[u8]) -> u32 {
+fn scan16(w: &[u8]) -> Chunk {
     #[cfg(target_arch = "x86_64")]
     {
         use core::arch::x86_64::{
-            __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-            _mm_or_si128, _mm_set1_epi8,
+            __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8,
+            _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
         };
         debug_assert!(w.len() >= 17);
         // SAFETY: SSE2 is part of every x86_64 target; both unaligned loads read 16 bytes
@@ -64,29 +95,53 @@ fn pairs16(w: &[u8]) -> u32 {
         unsafe {
             let here = _mm_loadu_si128(w.as_ptr().cast::<__m128i>());
             let next = _mm_loadu_si128(w.as_ptr().add(1).cast::<__m128i>());
-            let quote = _mm_cmpeq_epi8(here, _mm_set1_epi8(b'"' as i8));
-            let opens = _mm_or_si128(
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(next, _mm_set1_epi8(b'[' as i8)),
-                    _mm_cmpeq_epi8(next, _mm_set1_epi8(b'{' as i8)),
-                ),
-                _mm_or_si128(
-                    _mm_cmpeq_epi8(next, _mm_set1_epi8(b'\\' as i8)),
-                    _mm_cmpeq_epi8(next, _mm_set1_epi8(b' ' as i8)),
-                ),
-            );
-            _mm_movemask_epi8(_mm_and_si128(quote, opens)) as u32
+            let eq = |v: __m128i, c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+            let quote = eq(here, b'"');
+            let opens_here = _mm_or_si128(eq(here, b'['), eq(here, b'{'));
+            let opens_next = _mm_or_si128(eq(next, b'['), eq(next, b'{'));
+            let string_opens =
+                _mm_or_si128(opens_next, _mm_or_si128(eq(next, b'\\'), eq(next, b' ')));
+            let pairs = _mm_movemask_epi8(_mm_and_si128(quote, string_opens)) as u32;
+            // A digit: `byte - '0'` (wrapping) is at most 9.
+            let offset = _mm_sub_epi8(here, _mm_set1_epi8(b'0' as i8));
+            let digit = _mm_cmpeq_epi8(_mm_min_epu8(offset, _mm_set1_epi8(9)), offset);
+            let exponent = _mm_and_si128(digit, _mm_or_si128(eq(next, b'e'), eq(next, b'E')));
+            let unicode = _mm_and_si128(eq(here, b'\\'), eq(next, b'u'));
+            let digits = _mm_movemask_epi8(digit) as u32;
+            let careful =
+                _mm_movemask_epi8(_mm_or_si128(exponent, unicode)) != 0 || digits == 0xFFFF;
+            Chunk {
+                pairs,
+                opens: (_mm_movemask_epi8(opens_here) as u32).count_ones(),
+                careful,
+            }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let mut bits = 0u32;
+        let mut chunk = Chunk {
+            pairs: 0,
+            opens: 0,
+            careful: false,
+        };
+        let mut digits = 0;
         for k in 0..16 {
-            if w[k] == b'"' && matches!(w[k + 1], b'[' | b'{' | b'\\' | b' ') {
-                bits |= 1 << k;
+            let (c, next) = (w[k], w[k + 1]);
+            if c == b'"' && matches!(next, b'[' | b'{' | b'\\' | b' ') {
+                chunk.pairs |= 1 << k;
+            }
+            if matches!(c, b'[' | b'{') {
+                chunk.opens += 1;
+            }
+            if (c == b'\\' && next == b'u') || (c.is_ascii_digit() && matches!(next, b'e' | b'E')) {
+                chunk.careful = true;
+            }
+            if c.is_ascii_digit() {
+                digits += 1;
             }
         }
-        bits
+        chunk.careful |= digits == 16;
+        chunk
     }
 }
 
@@ -102,9 +157,10 @@ fn string_is_plain(text: &str, at: usize) -> bool {
         _ if at > 0 && b[at - 1] == b'\\' => return false,
         Some(b' ') => {
             // After a closing quote, spaces lead to `:` `,` `}` `]`; only an opening quote can
-            // have them lead to `[` or `{`.
+            // have them lead to `[`, `{` or an escape (a newline written `\n` before `[`,
+            // which the check below sends down the full path).
             let first = b[start..].iter().position(|&c| c != b' ');
-            if !matches!(first.map(|i| b[start + i]), Some(b'[' | b'{')) {
+            if !matches!(first.map(|i| b[start + i]), Some(b'[' | b'{' | b'\\')) {
                 return true;
             }
         }
@@ -155,10 +211,20 @@ mod tests {
             r#"{"s": "\n"}"#,
             r#"{"n": "[1, 2]"}"#,
             r#"{"n": "{}"}"#,
+            r#"{"paths":" \n[\"a.png\"]"}"#,
+            r#"{"paths":"a.png","note":"x\udc00"}"#,
+            r#"{"paths":"a.png","x":1e400}"#,
+            "{\"paths\":\"a\",\"x\":10000000000000000000000000000000000000000}",
             r#"{"n": " [] "}"#,
             r#"{"longer text before the pair, padding": 1, "n": "[1]"}"#,
         ] {
             assert!(!plain(text), "{text}");
         }
+        let deep = format!(
+            r#"{{"paths":"a","x":{}{}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert!(!plain(&deep));
     }
 }

@@ -1,0 +1,377 @@
+//! Speed: stitch beside what a server does anyway, each figure a ratio measured in one run.
+//!
+//! | group | stitch | against |
+//! |---|---|---|
+//! | `from_value` | `T::from_value` | `serde_json::from_value::<T>` |
+//! | `from_json` | `T::from_json` | `serde_json::from_str::<T>` |
+//! | `raw` | `T::coerce_value` | `jsonschema` `is_valid`, same arguments, same schema |
+//! | `one_or_many` | `OneOrMany<String>` | `serde_with::OneOrMany`, a `#[serde(untagged)]` enum |
+//! | `check_no` | the JSON-array check, plain text and near misses | `from_str::<Vec<String>>` |
+//! | `check_yes` | the same check on real text lists | the same oracle |
+//!
+//! Run `cargo bench -p stitch-benches --bench perf`, then `python3 benches/ratios.py` for the
+//! table of BENCHMARKS.md.
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use stitch_runtime::text_list::{is_json_string, is_text_list};
+use stitch_runtime::{Bounds, OneOrMany, ToolArgs};
+
+/// Show one or more files.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct ViewFile {
+    #[stitch(max_items = 20)]
+    paths: OneOrMany<String>,
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    File,
+    Dir,
+}
+
+#[derive(Debug, Default, Deserialize, ToolArgs)]
+struct Filters {
+    #[serde(default)]
+    kinds: Vec<Kind>,
+    #[serde(default)]
+    extensions: Option<OneOrMany<String>>,
+    #[serde(default)]
+    max_bytes: Option<u64>,
+}
+
+/// Search for a text.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Search {
+    query: String,
+    #[serde(default)]
+    tags: Option<OneOrMany<String>>,
+    #[serde(default)]
+    filters: Filters,
+    #[serde(default)]
+    case_sensitive: bool,
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Row {
+    line: u32,
+    #[stitch(max_items = 8)]
+    names: OneOrMany<String>,
+}
+
+/// Mark names on lines.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Edit {
+    file: String,
+    rows: Vec<Row>,
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Action {
+    Copy {
+        from: OneOrMany<String>,
+        to: String,
+    },
+    Delete {
+        #[stitch(max_items = 50)]
+        paths: OneOrMany<String>,
+    },
+    Noop,
+}
+
+/// Act on files.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Act {
+    action: Action,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+fn edit_rows(text_lists: bool) -> Value {
+    let rows: Vec<Value> = (0..50)
+        .map(|i| {
+            let names = match (i % 3, text_lists) {
+                (0, _) => json!(format!("name{i}.png")),
+                (1, false) => json!(["a.png", "[b].png", "c.png"]),
+                (1, true) => json!("[\"a.png\", \"b.png\"]"),
+                _ => json!(["only.png"]),
+            };
+            json!({"line": i + 1, "names": names})
+        })
+        .collect();
+    json!({"file": "src/lib.rs", "rows": rows})
+}
+
+/// The corpus: realistic well-formed calls, by tool.
+fn well_formed() -> Vec<(&'static str, Value)> {
+    let twenty: Vec<String> = (0..20).map(|i| format!("img/photo-{i:02}.png")).collect();
+    vec![
+        ("view_file_1", json!({"paths": "img/photo.png"})),
+        ("view_file_20", json!({ "paths": twenty })),
+        (
+            "search",
+            json!({"query": "fn main", "tags": ["rust", "[wip]"], "filters": {"kinds": ["file"], "extensions": ["rs", "toml"], "max_bytes": 100000}, "case_sensitive": true}),
+        ),
+        ("edit_50", edit_rows(false)),
+        (
+            "action",
+            json!({"action": {"action": "copy", "from": ["a.txt", "b.txt"], "to": "backup/"}, "reason": "keep a copy"}),
+        ),
+    ]
+}
+
+/// Calls carrying lists written as text (refused) and JSON text to repair.
+fn malformed() -> Vec<(&'static str, Value)> {
+    vec![
+        (
+            "view_file_text_list",
+            json!({"paths": "[\"a.png\", \"b.png\"]"}),
+        ),
+        (
+            "search_repair",
+            json!({"query": "fn main", "filters": "{\"kinds\": [\"file\"], \"extensions\": \"[\\\"rs\\\"]\"}"}),
+        ),
+        ("edit_50_text_lists", edit_rows(true)),
+        (
+            "action_repair",
+            json!({"action": "{\"action\": \"delete\", \"paths\": [\"a\", \"b\"]}"}),
+        ),
+    ]
+}
+
+/// Runs `f` for the tool named by `name`'s prefix.
+macro_rules! by_tool {
+    ($name:expr, $f:ident) => {
+        match $name.split('_').next().unwrap_or("") {
+            "view" => $f::<ViewFile>,
+            "search" => $f::<Search>,
+            "edit" => $f::<Edit>,
+            _ => $f::<Act>,
+        }
+    };
+}
+
+fn serde_value<T: ToolArgs>(v: Value) -> bool {
+    serde_json::from_value::<T>(v).is_ok()
+}
+
+fn stitch_value<T: ToolArgs>(v: Value) -> bool {
+    T::from_value(v).is_ok()
+}
+
+fn serde_text<T: ToolArgs>(t: &str) -> bool {
+    serde_json::from_str::<T>(t).is_ok()
+}
+
+fn stitch_text<T: ToolArgs>(t: &str) -> bool {
+    T::from_json(t).is_ok()
+}
+
+fn coerce<T: ToolArgs>(v: &mut Value) -> bool {
+    T::coerce_value(v).is_ok()
+}
+
+fn schema_of<T: ToolArgs>() -> &'static Value {
+    T::input_schema()
+}
+
+fn group<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    g
+}
+
+fn from_value(c: &mut Criterion) {
+    let mut g = group(c, "from_value");
+    for (name, args) in well_formed() {
+        let serde = by_tool!(name, serde_value);
+        let stitch = by_tool!(name, stitch_value);
+        g.bench_function(BenchmarkId::new("serde_json", name), |b| {
+            b.iter_batched(|| args.clone(), serde, BatchSize::SmallInput)
+        });
+        g.bench_function(BenchmarkId::new("stitch", name), |b| {
+            b.iter_batched(|| args.clone(), stitch, BatchSize::SmallInput)
+        });
+    }
+    for (name, args) in malformed() {
+        let stitch = by_tool!(name, stitch_value);
+        g.bench_function(BenchmarkId::new("stitch", name), |b| {
+            b.iter_batched(|| args.clone(), stitch, BatchSize::SmallInput)
+        });
+    }
+    g.finish();
+}
+
+fn from_json(c: &mut Criterion) {
+    let mut g = group(c, "from_json");
+    for (name, args) in well_formed() {
+        let text = args.to_string();
+        let serde = by_tool!(name, serde_text);
+        let stitch = by_tool!(name, stitch_text);
+        g.bench_function(BenchmarkId::new("serde_json", name), |b| {
+            b.iter(|| serde(&text))
+        });
+        g.bench_function(BenchmarkId::new("stitch", name), |b| {
+            b.iter(|| stitch(&text))
+        });
+    }
+    for (name, args) in malformed() {
+        let text = args.to_string();
+        let stitch = by_tool!(name, stitch_text);
+        g.bench_function(BenchmarkId::new("stitch", name), |b| {
+            b.iter(|| stitch(&text))
+        });
+    }
+    g.finish();
+}
+
+fn raw(c: &mut Criterion) {
+    let mut g = group(c, "raw");
+    for (name, args) in well_formed() {
+        let schema = by_tool!(name, schema_of)();
+        let validator = jsonschema::validator_for(schema).expect("stitch's schema compiles");
+        let coerce = by_tool!(name, coerce);
+        // A well-formed call is left as it is, so the same value serves every iteration.
+        let mut value = args.clone();
+        assert!(coerce(&mut value) && value == args);
+        assert!(validator.is_valid(&args), "{name}");
+        g.bench_function(BenchmarkId::new("jsonschema", name), |b| {
+            b.iter(|| validator.is_valid(&args))
+        });
+        g.bench_function(BenchmarkId::new("stitch", name), |b| {
+            b.iter(|| coerce(&mut value))
+        });
+    }
+    g.finish();
+}
+
+#[derive(Deserialize)]
+struct Ours {
+    #[allow(dead_code)]
+    v: OneOrMany<String>,
+}
+
+#[serde_with::serde_as]
+#[derive(Deserialize)]
+struct SerdeWith {
+    #[serde_as(as = "serde_with::OneOrMany<_>")]
+    #[allow(dead_code)]
+    v: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Untagged {
+    #[allow(dead_code)]
+    One(String),
+    #[allow(dead_code)]
+    Many(Vec<String>),
+}
+
+#[derive(Deserialize)]
+struct WithUntagged {
+    #[allow(dead_code)]
+    v: Untagged,
+}
+
+fn one_or_many(c: &mut Criterion) {
+    let mut g = group(c, "one_or_many");
+    let twenty: Vec<String> = (0..20).map(|i| format!("img/photo-{i:02}.png")).collect();
+    for (name, text) in [
+        ("one", json!({"v": "img/photo.png"}).to_string()),
+        ("twenty", json!({ "v": twenty }).to_string()),
+    ] {
+        g.bench_function(BenchmarkId::new("stitch", name), |b| {
+            b.iter(|| serde_json::from_str::<Ours>(&text).is_ok())
+        });
+        g.bench_function(BenchmarkId::new("serde_with", name), |b| {
+            b.iter(|| serde_json::from_str::<SerdeWith>(&text).is_ok())
+        });
+        g.bench_function(BenchmarkId::new("untagged", name), |b| {
+            b.iter(|| serde_json::from_str::<WithUntagged>(&text).is_ok())
+        });
+    }
+    g.finish();
+}
+
+/// The oracle of the issue: serde_json reading the text as a list of strings.
+fn oracle(text: &str) -> bool {
+    serde_json::from_str::<Vec<String>>(text).is_ok()
+}
+
+fn fast(text: &str) -> bool {
+    is_text_list(text, is_json_string, Bounds::NONE)
+}
+
+/// `len` bytes of `unit` repeated.
+fn sized(unit: &str, len: usize) -> String {
+    unit.repeat(len / unit.len() + 1)[..len].to_owned()
+}
+
+fn check_no(c: &mut Criterion) {
+    let mut g = group(c, "check_no");
+    for (size, len) in [("10B", 10), ("1KiB", 1 << 10), ("1MiB", 1 << 20)] {
+        g.throughput(Throughput::Bytes(len as u64));
+        let plain = sized("img/photo.png ", len);
+        let bracketed = format!("[preview]{}", sized(".png", len.saturating_sub(9)));
+        // A truncated list: valid items all the way, then no closing bracket.
+        let truncated = format!("[1,2{}", sized(",3", len.saturating_sub(4)));
+        for (kind, text) in [
+            ("plain", &plain),
+            ("bracketed", &bracketed),
+            ("truncated", &truncated),
+        ] {
+            assert!(!fast(text) && !oracle(text));
+            g.bench_function(BenchmarkId::new(format!("stitch/{kind}"), size), |b| {
+                b.iter(|| fast(text))
+            });
+            g.bench_function(BenchmarkId::new(format!("oracle/{kind}"), size), |b| {
+                b.iter(|| oracle(text))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn check_yes(c: &mut Criterion) {
+    let mut g = group(c, "check_yes");
+    for (size, len) in [("1KiB", 1 << 10), ("1MiB", 1 << 20)] {
+        let mut items = Vec::new();
+        let mut total = 2;
+        let mut i = 0;
+        while total < len {
+            let item = format!("img/photo-{i:06}.png");
+            total += item.len() + 3;
+            items.push(item);
+            i += 1;
+        }
+        let text = serde_json::to_string(&items).unwrap();
+        g.throughput(Throughput::Bytes(text.len() as u64));
+        assert!(fast(&text) && oracle(&text));
+        g.bench_function(BenchmarkId::new("stitch", size), |b| b.iter(|| fast(&text)));
+        g.bench_function(BenchmarkId::new("oracle", size), |b| {
+            b.iter(|| oracle(&text))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    from_value,
+    from_json,
+    raw,
+    one_or_many,
+    check_no,
+    check_yes
+);
+criterion_main!(benches);

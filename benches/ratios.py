@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Prints the ratios of BENCHMARKS.md from criterion's estimates (run after `cargo bench`).
+
+Each figure compares two benchmarks of one run: stitch's time over the baseline's (below 1.00
+stitch is faster), or the baseline's over stitch's where the target is "N× faster".
+"""
+import json
+import pathlib
+import sys
+
+root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "target/criterion")
+
+
+def median(*parts):
+    path = root.joinpath(*parts, "new", "estimates.json")
+    try:
+        return json.loads(path.read_text())["median"]["point_estimate"]
+    except FileNotFoundError:
+        return None
+
+
+def ids(group, function):
+    base = root / group / function
+    return sorted(p.name for p in base.iterdir() if p.is_dir() and p.name != "report") if base.is_dir() else []
+
+
+def row(label, ours, theirs, faster=False):
+    if ours is None or theirs is None:
+        print(f"| {label} | (not measured) | |")
+        return
+    if faster:
+        print(f"| {label} | {theirs / ours:.1f}× faster | {ours:,.0f} ns vs {theirs:,.0f} ns |")
+    else:
+        print(f"| {label} | {ours / theirs:.3f}× | {ours:,.0f} ns vs {theirs:,.0f} ns |")
+
+
+print("| figure | measured | stitch vs baseline (median) |")
+print("|---|---|---|")
+for group, baseline in [("from_value", "serde_json"), ("from_json", "serde_json")]:
+    for call in ids(group, "stitch"):
+        theirs = median(group, baseline, call)
+        ours = median(group, "stitch", call)
+        if theirs is None:
+            print(f"| {group} {call} (no baseline: refused or repaired) | {ours:,.0f} ns | |")
+        else:
+            row(f"{group} {call}", ours, theirs)
+for call in ids("raw", "stitch"):
+    row(f"coerce_value vs jsonschema is_valid, {call}", median("raw", "stitch", call), median("raw", "jsonschema", call), True)
+for size in ids("one_or_many", "stitch"):
+    for other in ["serde_with", "untagged"]:
+        row(f"OneOrMany<String> {size} vs {other}", median("one_or_many", "stitch", size), median("one_or_many", other, size), True)
+for kind in ["plain", "bracketed", "truncated"]:
+    for size in ids("check_no", f"stitch_{kind}"):
+        row(f"array check, {kind} {size}", median("check_no", f"stitch_{kind}", size), median("check_no", f"oracle_{kind}", size), True)
+for size in ids("check_yes", "stitch"):
+    ours = median("check_yes", "stitch", size)
+    row(f"array check, text list {size}", ours, median("check_yes", "oracle", size), True)
+    est = root / "check_yes" / "stitch" / size / "new" / "benchmark.json"
+    try:
+        throughput = json.loads(est.read_text())["throughput"]["Bytes"]
+        print(f"| array check throughput, {size} | {throughput / ours:.2f} GB/s | |")
+    except (FileNotFoundError, KeyError, TypeError):
+        pass

@@ -1,0 +1,53 @@
+//! Argument types and inputs shared by stitch's criterion benchmarks (`benches/`).
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use stitch_runtime::{OneOrMany, ToolArgs};
+
+/// One path or many, unbounded: the README's tool without its `max_items`.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct ViewFile {
+    /// One path or a list of paths.
+    pub paths: OneOrMany<String>,
+}
+
+/// A list of strings: JSON text here is repaired.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Tags {
+    /// The tags.
+    pub tags: Vec<String>,
+}
+
+/// `{key: value}`, built without copying `value` (unlike `json!`, which serializes it).
+pub fn args(key: &str, value: Value) -> Value {
+    let mut map = Map::new();
+    map.insert(key.to_owned(), value);
+    Value::Object(map)
+}
+
+/// A string of `len` bytes that opens like a list written as text and is not one (its closing
+/// bracket is missing), so the whole of it is scanned and it stays one value.
+pub fn unclosed_list(len: usize) -> String {
+    let mut text = String::with_capacity(len);
+    text.push_str("[\"");
+    text.extend(std::iter::repeat_n('a', len.saturating_sub(3)));
+    text.push('"');
+    text
+}
+
+/// A list of one string written as text, `len` bytes in all: scanned whole, then refused.
+pub fn one_item_list(len: usize) -> String {
+    let mut text = unclosed_list(len.saturating_sub(1));
+    text.push(']');
+    text
+}
+
+/// A real array of `n` short strings.
+pub fn array(n: usize) -> Value {
+    Value::Array((0..n).map(|i| Value::from(format!("f{i}.png"))).collect())
+}
+
+/// The same `n` strings as a list written as text.
+pub fn array_text(n: usize) -> String {
+    array(n).to_string()
+}

@@ -1,0 +1,198 @@
+//! The seed inputs of the fuzz targets: the test vectors of `coercion-rules.md` and of the
+//! behaviour tests, as arguments of the fuzzed tool types.
+//!
+//! `fuzz/seeds/<target>/` holds them as files (written by the ignored test
+//! `write_seed_files`); the corpus replay runs them with the rest, and `seeds_pass` runs them
+//! from here, so the list and its files cannot drift apart unnoticed.
+
+use std::path::PathBuf;
+
+use super::checks;
+
+/// Arguments texts (JSON, or not quite): the seeds of `from_json` and `coerce_value`.
+pub const ARGS: &[&str] = &[
+    // The vector table of coercion-rules.md.
+    r#"{"tags":"[\"a\",\"b\"]"}"#,
+    r#"{"meta":"{\"x\":42}"}"#,
+    r#"{"tags":"[\"x\"]"}"#,
+    r#"{"tags":"not-json"}"#,
+    r#"{"names":"[\"a\",\"b\"]"}"#,
+    r#"{"rows":[{"names":" [\"a\"]"}]}"#,
+    r#"{"names":"[]"}"#,
+    r#"{"names":"[preview].png"}"#,
+    r#"{"names":"plain"}"#,
+    r#"{"names":"[1,2"}"#,
+    r#"{"names":"[{\"a\":1}]"}"#,
+    r#"{"names":"123"}"#,
+    r#"{"pick":"[\"a\"]"}"#,
+    r#"{"pick":"[1,2]"}"#,
+    r#"{"paths":"  [\"https://example.com/pic.png\"]\n"}"#,
+    r#"{"paths":["[\"nested/pic.png\"]"]}"#,
+    r#"{"paths":["nested/pic.png","[preview].PNG"]}"#,
+    // The fuzzed types, with text to repair and to refuse at every kind of position.
+    r#"{"query":"cats","tags":"[\"a\"]","ids":"[1,2]","modes":["fast","slow"],"rows":"[{\"line\":1,\"names\":\"a\"}]","filters":"{\"kinds\":\"[\\\"fast\\\"]\",\"range\":\"[1,2]\"}","meta":{"k":"[\"v\"]"},"extra":"[1]"}"#,
+    r#"{"query":"q","tags":["a","b","c","d","e","f"],"ids":"7","modes":"[\"fast\"]","rows":{"line":"1"}}"#,
+    r#"{"rows":[{"line":1,"names":"[\"a\"]","tags":"[\"t\"]"}],"files":{"readme":{"tags":"[\"x\"]","size":3}}}"#,
+    r#"{"rows":"[{\"line\":2,\"tags\":\"[\\\"t\\\"]\"}]","files":"{\"a\":{\"tags\":\"x\"}}"}"#,
+    r#"{"rows":[],"files":{"empty":{"tags":[]}}}"#,
+    r#"{"action":{"type":"edit","rows":[{"line":1,"names":"[\"a\"]"}]},"pick":"[1,2]","ext":{"move":{"line":1}},"op":"{\"Add\":{\"line\":1}}","adj":{"t":"Swap","c":"[\"x\",\"[3]\"]"},"ns":"[1,2]"}"#,
+    r#"{"action":"{\"type\":\"view\",\"paths\":[\"a\"]}","ext":"stop","adj":{"t":"Move","c":{"line":3,"names":"[\"a\"]"}}}"#,
+    r#"{"action":{"type":"move","line":1,"names":"a"},"ext":{"swap":["[1]","[1, 2]"]},"op":{"Remove":{"ids":"[1]"}},"ns":"{\"names\":\"x\"}","pick":{"names":"[\"a\"]"}}"#,
+    r#"{"action":{"type":"fly","names":"[\"a\"]"},"ext":{"edit_rows":"{\"rows\":[]}"},"adj":{"c":"[1]","t":"Stop"}}"#,
+    r#"{"name":"root","children":"[{\"name\":\"a\",\"children\":\"[{}]\"}]","by_name":{"x":{"labels":"[\"l\"]"}},"next":"{\"name\":\"n\"}","kids":"[{\"name\":\"k\"}]"}"#,
+    r#"{"children":[{"children":[{"children":[{"children":[{"name":"deep","kids":{"labels":"[]"}}]}]}]}]}"#,
+    r#"{"id":1,"names":"[\"a\"]","extra":"[1, 2]"}"#,
+    r#"{"id":1,"names":"a","extra":"[1, 2]","more":"[\"x\"]"}"#,
+    r#"{"filePaths":"[\"a\"]","tags":"[\"t\"]","Meta":"{\"tags\":[\"x\"]}"}"#,
+    r#"{"filePaths":"a","tagList":"[\"t\"]","Meta":{"tags":"[\"x\"]","size":"5"}}"#,
+    r#"{"deque":"[1, 2]","set":"[\"x\"]","ordered":"[3]","boxed":"[\"b\"]","pair":"[1, 2]","json_map":"{\"k\": 1}","letters":"[\"a\",\"b\"]","floats":"1.5","lists":"[[\"a\"]]","shared":"{\"line\":1}","flags":"true"}"#,
+    r#"{"set":"[\"x\",\"x\",\"x\",\"x\"]","letters":"[\"ab\"]","lists":["[\"a\"]"],"pair":"[1,2,3]"}"#,
+    r#"{"type":"view","paths":"[\"a\"]"}"#,
+    r#"{"edit_rows":{"rows":"[]"}}"#,
+    r#"{"t":"Edit","c":"{\"rows\":[]}"}"#,
+    r#""[1,2]""#,
+    r#""{\"paths\": \"a\"}""#,
+    // Text written twice; many issues at once; roots that are not objects.
+    r#"{"tags":"\"[\\\"a\\\",\\\"b\\\"]\"","paths":"\"[\\\"a\\\"]\""}"#,
+    r#"{"rows":[{"line":1,"names":"[\"a\"]"},{"line":2,"names":"[\"a\"]"},{"line":3,"names":"[\"a\"]"},{"line":4,"names":"[\"a\"]"},{"line":5,"names":"[\"a\"]"},{"line":6,"names":"[\"a\"]"},{"line":7,"names":"[\"a\"]"},{"line":8,"names":"[\"a\"]"},{"line":9,"names":"[\"a\"]"},{"line":10,"names":"[\"a\"]"},{"line":11,"names":"[\"a\"]"},{"line":12,"names":"[\"a\"]"},{"line":13,"names":"[\"a\"]"},{"line":14,"names":"[\"a\"]"},{"line":15,"names":"[\"a\"]"},{"line":16,"names":"[\"a\"]"},{"line":17,"names":"[\"a\"]"},{"line":18,"names":"[\"a\"]"},{"line":19,"names":"[\"a\"]"},{"line":20,"names":"[\"a\"]"},{"line":21,"names":"[\"a\"]"},{"line":22,"names":"[\"a\"]"}]}"#,
+    "null",
+    "1",
+    "true",
+    "[1,2]",
+    // Not JSON.
+    "",
+    "not json",
+    r#"{"paths": "#,
+    r#"{"paths":"a"}garbage"#,
+    r#"{"paths":"\ud800"}"#,
+    "{\"paths\":\"\u{0}\"}",
+];
+
+/// Strings for the text-list target, each after two bytes of bounds (see
+/// [`checks::bounds_of`]): `"  "` is no bound, `0x80 | n` is a bound of `n`.
+pub const TEXTS: &[&str] = &[
+    r#"["a","b"]"#,
+    "[]",
+    r#" ["a"]"#,
+    "[preview].png",
+    "plain",
+    "[1,2",
+    r#"[{"a":1}]"#,
+    "123",
+    "  [\"https://example.com/pic.png\"]\n",
+    r#"["nested/pic.png"]"#,
+    r#"["a","b","c","d"]"#,
+    "\u{a0}[\"a\"]",
+    "\u{feff}[\"a\"]",
+    "\t[\"a\"]",
+    "\r\n [\"a\"] \n",
+    r#"["\ud83d\ude00", "\u00e9", "\n\t\"\\\/"]"#,
+    r#"["\ud800"]"#,
+    r#"["\udc00\ud800"]"#,
+    "[1, 2]",
+    r#"["a",]"#,
+    r#"[["a"]]"#,
+    r#"["a"] x"#,
+    "[\"\u{0}\"]",
+    "[\"\u{7f}\"]",
+    r#"[null]"#,
+    r#"["a" "b"]"#,
+    r#"["a"]]"#,
+    "[\"a\"\u{c}]",
+];
+
+/// The bounds prefixes each text is seeded with.
+const BOUNDS: &[[u8; 2]] = &[
+    *b"  ",
+    [0x80, 0x81],
+    [0x82, 0x83],
+    [0x81, 0x80],
+    [0x20, 0x80],
+];
+
+/// The seeds of each target, by file name.
+pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
+    match target {
+        "from_json" | "coerce_value" => ARGS
+            .iter()
+            .enumerate()
+            .map(|(i, text)| (format!("seed-{i:03}"), text.as_bytes().to_vec()))
+            .collect(),
+        "text_list" => TEXTS
+            .iter()
+            .enumerate()
+            .flat_map(|(i, text)| {
+                BOUNDS.iter().enumerate().map(move |(j, bounds)| {
+                    let mut data = bounds.to_vec();
+                    data.extend_from_slice(text.as_bytes());
+                    (format!("seed-{i:03}-{j}"), data)
+                })
+            })
+            .collect(),
+        _ => panic!("no target {target}"),
+    }
+}
+
+/// The check of each fuzz target.
+pub fn check_of(target: &str) -> fn(&[u8]) -> checks::Outcome {
+    match target {
+        "from_json" => checks::from_json_input,
+        "text_list" => checks::text_list_input,
+        "coerce_value" => checks::coerce_input,
+        _ => panic!("no target {target}"),
+    }
+}
+
+pub const TARGETS: [&str; 3] = ["from_json", "text_list", "coerce_value"];
+
+/// `fuzz/<dir>/<target>`.
+pub fn fuzz_dir(dir: &str, target: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz")
+        .join(dir)
+        .join(target)
+}
+
+#[test]
+fn seeds_pass() {
+    for target in TARGETS {
+        let check = check_of(target);
+        for (name, data) in seeds(target) {
+            if let Err(e) = check(&data) {
+                panic!("{target}/{name}: {e}");
+            }
+        }
+    }
+}
+
+#[test]
+fn seed_files_match_the_list() {
+    for target in TARGETS {
+        for (name, data) in seeds(target) {
+            let path = fuzz_dir("seeds", target).join(&name);
+            let file = std::fs::read(&path).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e}; run `cargo test -p stitch-tests --test reliability -- --ignored write_seed_files`",
+                    path.display()
+                )
+            });
+            assert_eq!(file, data, "{} differs from the list", path.display());
+        }
+    }
+}
+
+/// Writes `fuzz/seeds/<target>/*` from the lists above.
+#[test]
+#[ignore = "writes the seed files; run by hand after changing the lists"]
+fn write_seed_files() {
+    for target in TARGETS {
+        let dir = fuzz_dir("seeds", target);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, data) in seeds(target) {
+            std::fs::write(dir.join(name), data).unwrap();
+        }
+    }
+}
