@@ -90,7 +90,7 @@ pub trait ToolArgs: Coerce {
         }
         let args = serde_json::from_str::<Value>(text).map_err(|e| {
             let issue = if e.to_string().starts_with("recursion limit exceeded") {
-                Issue::too_deep("", crate::coerce::MAX_DEPTH)
+                Issue::too_deep(deep_path(text), crate::coerce::MAX_DEPTH)
             } else {
                 Issue::invalid("", format_args!("the arguments are not valid JSON: {e}"))
             };
@@ -105,4 +105,74 @@ fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {
         let (path, message) = e.into_parts();
         ArgsError::single(Issue::invalid(path, message))
     })
+}
+
+/// Where text that nests too deep for serde_json's parser (127 open arrays and objects) stops:
+/// the dotted path of the container that goes one level too far, found by a scan that keeps
+/// only the current path (bounded by the limit) and decodes only the keys on it.
+fn deep_path(text: &str) -> String {
+    enum Frame {
+        Object {
+            key: Option<String>,
+            expect_key: bool,
+        },
+        Array(usize),
+    }
+    let b = text.as_bytes();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                if let Some(Frame::Object { key, expect_key }) = stack.last_mut() {
+                    if *expect_key {
+                        let token = text.get(start..=i.min(b.len() - 1)).unwrap_or("");
+                        *key = serde_json::from_str::<String>(token).ok();
+                        *expect_key = false;
+                    }
+                }
+            }
+            b'[' | b'{' => {
+                if stack.len() >= 127 {
+                    break;
+                }
+                stack.push(if b[i] == b'[' {
+                    Frame::Array(0)
+                } else {
+                    Frame::Object {
+                        key: None,
+                        expect_key: true,
+                    }
+                });
+            }
+            b']' | b'}' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Array(n)) => *n += 1,
+                Some(Frame::Object { expect_key, .. }) => *expect_key = true,
+                None => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    let mut path = String::new();
+    for frame in &stack {
+        let segment = match frame {
+            Frame::Object { key: Some(key), .. } => key.clone(),
+            Frame::Object { key: None, .. } => continue,
+            Frame::Array(n) => n.to_string(),
+        };
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(&segment);
+    }
+    path
 }

@@ -743,8 +743,10 @@ pub fn check_from_json<T: ToolArgs + Debug>(text: &str) -> Outcome {
             };
             return match &got {
                 Err(err)
+                    // Text that is not JSON is refused at the root; text nested too deep at
+                    // the path where it stops.
                     if err.issues().len() == 1
-                        && err.issues()[0].path().is_empty()
+                        && (err.issues()[0].path().is_empty() || want == IssueKind::TooDeep)
                         && err.issues()[0].kind() == want =>
                 {
                     check_error(err).map_err(|e| format!("{name}: {e}"))

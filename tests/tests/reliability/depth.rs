@@ -291,7 +291,7 @@ fn recursive_types_100_000_levels_deep_are_refused_where_they_stop() {
             dispose(value);
             dispose(original);
 
-            // The text is refused by the parser itself, at the root (see the ignored test below).
+            // The text is refused by the parser itself; the path is checked below.
             let err = (case.from_json)(&case.text(LEVELS)).unwrap_err();
             assert_eq!(err.issues().len(), 1, "{}", case.name);
             assert_eq!(err.issues()[0].kind(), IssueKind::TooDeep, "{}", case.name);
@@ -299,11 +299,9 @@ fn recursive_types_100_000_levels_deep_are_refused_where_they_stop() {
     });
 }
 
-/// Known gap: `from_json` refuses text nested too deep with its `TooDeep` issue at the root
-/// (`""`), since serde_json's parser stops before any walk; `from_value` and `coerce_value`
-/// name the path where they stopped. Rule R7 promises "an issue naming the path".
+/// `from_json` names the path where text nested too deep stops, as the other surfaces do
+/// (serde_json's parser refuses the text before any walk; a scan of the text finds the path).
 #[test]
-#[ignore = "known gap: from_json's TooDeep issue is at the root, not where the nesting stopped"]
 fn from_json_names_the_path_where_it_stopped() {
     on_small_stack(|| {
         for case in cases() {
