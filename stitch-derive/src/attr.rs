@@ -104,7 +104,7 @@ fn key_name(meta: &ParseNestedMeta) -> String {
 }
 
 /// Skips whatever follows an unknown key (`= value` or `(…)`), so parsing can go on.
-fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+pub(crate) fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(syn::Token![=]) {
         let value = meta.value()?;
         while !value.is_empty() && !value.peek(syn::Token![,]) {

@@ -3,6 +3,7 @@
 
 use syn::meta::ParseNestedMeta;
 
+use crate::attr::skip_value;
 use crate::case::RenameRule;
 
 /// What the container's `#[serde(...)]` says.
@@ -64,19 +65,6 @@ fn serde_attrs(attrs: &[syn::Attribute]) -> impl Iterator<Item = &syn::Attribute
     attrs.iter().filter(|a| a.path().is_ident("serde"))
 }
 
-/// Consumes the rest of one entry (`= value`, `(…)`, or nothing).
-fn skip(meta: &ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        let value = meta.value()?;
-        while !value.is_empty() && !value.peek(syn::Token![,]) {
-            value.parse::<proc_macro2::TokenTree>()?;
-        }
-    } else if meta.input.peek(syn::token::Paren) {
-        meta.input.parse::<proc_macro2::TokenTree>()?;
-    }
-    Ok(())
-}
-
 /// `key = "x"` or `key(deserialize = "x", serialize = "y")`: the deserialize name.
 fn de_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
     if meta.input.peek(syn::Token![=]) {
@@ -91,7 +79,7 @@ fn de_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
                 found = Some(lit.value());
                 Ok(())
             } else {
-                skip(&inner)
+                skip_value(&inner)
             }
         })?;
     }
@@ -116,7 +104,7 @@ fn each(attrs: &[syn::Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Re
     for attr in serde_attrs(attrs) {
         let _ = attr.parse_nested_meta(|meta| {
             if !f(&meta)? {
-                skip(&meta)?;
+                skip_value(&meta)?;
             }
             Ok(())
         });

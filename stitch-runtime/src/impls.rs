@@ -191,42 +191,32 @@ sequence! {
     VecDeque;
 }
 
-impl<T: Coerce + Ord> Coerce for BTreeSet<T> {
-    const SHAPE: Shape = Shape::SEQUENCE;
+macro_rules! set {
+    ($($ty:ident<T $(, $s:ident)?> where $($bound:path),+;)*) => {$(
+        impl<T: Coerce $(+ $bound)+ $(, $s: BuildHasher + Default)?> Coerce for $ty<T $(, $s)?> {
+            const SHAPE: Shape = Shape::SEQUENCE;
 
-    #[inline]
-    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
-        walk_seq::<Self, T>(value, cx, at, bounds);
-    }
+            #[inline]
+            fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
+                walk_seq::<Self, T>(value, cx, at, bounds);
+            }
 
-    fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
-        // Repeats collapse in a set, so the length bound is checked on the set itself.
-        is_text_list(text, T::accepts_element, Bounds::NONE)
-            && serde_json::from_str::<Self>(text).is_ok_and(|set| bounds.contains(set.len()))
-    }
+            fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
+                // Repeats collapse in a set, so the length bound is checked on the set itself.
+                is_text_list(text, T::accepts_element, Bounds::NONE)
+                    && serde_json::from_str::<Self>(text).is_ok_and(|set| bounds.contains(set.len()))
+            }
 
-    fn bounds_hold(&self, bounds: Bounds) -> bool {
-        set_holds(self, bounds)
-    }
+            fn bounds_hold(&self, bounds: Bounds) -> bool {
+                set_holds(self, bounds)
+            }
+        }
+    )*};
 }
 
-impl<T: Coerce + Eq + Hash, S: BuildHasher + Default> Coerce for HashSet<T, S> {
-    const SHAPE: Shape = Shape::SEQUENCE;
-
-    #[inline]
-    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
-        walk_seq::<Self, T>(value, cx, at, bounds);
-    }
-
-    fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
-        // Duplicates collapse in a set, so the length bound is checked on the set itself.
-        is_text_list(text, T::accepts_element, Bounds::NONE)
-            && serde_json::from_str::<Self>(text).is_ok_and(|set| bounds.contains(set.len()))
-    }
-
-    fn bounds_hold(&self, bounds: Bounds) -> bool {
-        set_holds(self, bounds)
-    }
+set! {
+    BTreeSet<T> where Ord;
+    HashSet<T, S> where Eq, Hash;
 }
 
 impl<T: Coerce> Coerce for Box<[T]> {
