@@ -54,6 +54,7 @@ struct Parts {
 pub fn fallback(cont: &Container) -> TokenStream {
     let body = quote! {
         const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::OBJECT;
+        #[inline]
         fn walk(
             _: &mut _stitch::__private::Value,
             _: &mut _stitch::__private::Cx,
@@ -339,6 +340,7 @@ fn fields_walk(
         .collect();
     helpers.push(quote! {
         #[doc(hidden)]
+        #[inline]
         fn #own_fn(__key: &str) -> bool {
             #own #(|| (!_stitch::__private::core::matches!(
                 #flat_types::SHAPE.kind,
@@ -346,6 +348,7 @@ fn fields_walk(
             ) && #flat_types::owns_key(__key)))*
         }
         #[doc(hidden)]
+        #[inline]
         fn #owns_fn(__key: &str) -> bool {
             #own #(|| #flat_types::owns_key(__key))*
         }
@@ -398,6 +401,7 @@ fn struct_bounds_hold(fields: &[Field]) -> TokenStream {
         .collect();
     let checks = bounds_checks(&accessed);
     quote! {
+        #[inline]
         fn bounds_hold(&self, _: _stitch::__private::Bounds) -> bool {
             #checks
         }
@@ -438,6 +442,7 @@ fn enum_bounds_hold(variants: &[Variant]) -> TokenStream {
         quote!(#[allow(unused_variables)] #pattern => #checks,)
     });
     quote! {
+        #[inline]
         fn bounds_hold(&self, _: _stitch::__private::Bounds) -> bool {
             match self {
                 #(#arms)*
@@ -450,6 +455,7 @@ fn transparent(field: &Field) -> TokenStream {
     if field.attrs.opaque.is_some() {
         return quote! {
             const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::ANY;
+            #[inline]
             fn walk(
                 __value: &mut _stitch::__private::Value,
                 __cx: &mut _stitch::__private::Cx,
@@ -478,9 +484,11 @@ fn transparent(field: &Field) -> TokenStream {
         ) {
             #coerce::walk(__value, __cx, __at, #bounds)
         }
+        #[inline]
         fn accepts_text_list(__text: &str, __bounds: _stitch::__private::Bounds) -> bool {
             #coerce::accepts_text_list(__text, #bounds)
         }
+        #[inline]
         fn walk_flat(
             __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
             __cx: &mut _stitch::__private::Cx,
@@ -489,9 +497,11 @@ fn transparent(field: &Field) -> TokenStream {
         ) {
             #coerce::walk_flat(__map, __cx, __at, __owned)
         }
+        #[inline]
         fn owns_key(__key: &str) -> bool {
             #coerce::owns_key(__key)
         }
+        #[inline]
         fn bounds_hold(&self, __bounds: _stitch::__private::Bounds) -> bool {
             #coerce::bounds_hold(&self.#member, #bounds)
         }
@@ -513,6 +523,7 @@ fn structure(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
         ) {
             _stitch::__private::walk_object::<Self>(__value, __cx, __at)
         }
+        #[inline]
         fn walk_flat(
             __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
             __cx: &mut _stitch::__private::Cx,
@@ -521,6 +532,7 @@ fn structure(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
         ) {
             #walk
         }
+        #[inline]
         fn owns_key(__key: &str) -> bool {
             #owns
         }
@@ -562,6 +574,7 @@ fn enumeration(
             let fields_fn = format_ident!("__stitch_fields_{}", i);
             extra.push(quote! {
                 #[doc(hidden)]
+                #[inline]
                 fn #fields_fn(
                     __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
                     __cx: &mut _stitch::__private::Cx,
@@ -623,6 +636,7 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
     };
     quote! {
         #[doc(hidden)]
+        #[inline]
         fn #name(
             __value: &mut _stitch::__private::Value,
             __cx: &mut _stitch::__private::Cx,
@@ -651,6 +665,7 @@ fn content_walk(i: usize, variant: &Variant, item: TokenStream, at: TokenStream)
 
 fn walk_signature(body: TokenStream) -> TokenStream {
     quote! {
+        #[inline]
         fn walk(
             __value: &mut _stitch::__private::Value,
             __cx: &mut _stitch::__private::Cx,
@@ -894,6 +909,7 @@ fn untagged(variants: &[&Variant]) -> TokenStream {
         quote!()
     } else {
         quote! {
+            #[inline]
             fn accepts_text_list(__text: &str, __bounds: _stitch::__private::Bounds) -> bool {
                 #refused
             }

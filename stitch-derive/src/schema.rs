@@ -95,6 +95,7 @@ pub fn input_schema(cont: &Container) -> TokenStream {
     quote! {
         // Rendered at run time, once: naming `INPUT_SCHEMA` here would make every build
         // evaluate it, and const evaluation is slow.
+        #[inline]
         fn input_schema() -> &'static _stitch::__private::Value {
             static SCHEMA: _stitch::__private::OnceLock<_stitch::__private::Value> =
                 _stitch::__private::OnceLock::new();

@@ -101,10 +101,16 @@ pub trait ToolArgs: Coerce {
 }
 
 fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {
-    crate::de::from_value(args).map_err(|e| {
-        let (path, message) = e.into_parts();
-        ArgsError::single(Issue::invalid(path, message))
-    })
+    match crate::de::from_value(args) {
+        Ok(args) => Ok(args),
+        Err(e) => Err(invalid(e)),
+    }
+}
+
+#[cold]
+fn invalid(e: crate::de::Error) -> ArgsError {
+    let (path, message) = e.into_parts();
+    ArgsError::single(Issue::invalid(path, message))
 }
 
 /// Where text that nests too deep for serde_json's parser (127 open arrays and objects) stops:

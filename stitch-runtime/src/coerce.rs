@@ -261,8 +261,9 @@ impl Cx {
 
     /// Rule R1: `value` is a string at a position of type `T` that expects no string. If it
     /// parses as JSON, the parsed value replaces it (in the apply pass) and is walked as `T`.
+    #[inline]
     pub fn repair<T: Coerce>(&mut self, value: &mut Value, at: &Path<'_>, bounds: Bounds) {
-        self.repair_by(value, at, |parsed, cx| T::walk(parsed, cx, at, bounds));
+        self.repair_by(value, at, &mut |parsed, cx| T::walk(parsed, cx, at, bounds));
     }
 
     /// Rule R1 for a position without a type of its own (an enum variant's content): like
@@ -273,14 +274,16 @@ impl Cx {
         at: &Path<'_>,
         walk: fn(&mut Value, &mut Cx, &Path<'_>),
     ) {
-        self.repair_by(value, at, |parsed, cx| walk(parsed, cx, at));
+        self.repair_by(value, at, &mut |parsed, cx| walk(parsed, cx, at));
     }
 
+    // Not generic (the walk is a trait object), so each type that can be repaired adds one
+    // small closure, not a copy of this.
     fn repair_by(
         &mut self,
         value: &mut Value,
         at: &Path<'_>,
-        walk: impl FnOnce(&mut Value, &mut Cx),
+        walk: &mut dyn FnMut(&mut Value, &mut Cx),
     ) {
         let Value::String(text) = value else {
             return;
@@ -344,17 +347,28 @@ fn is_container(value: &Value) -> bool {
 }
 
 /// The outcome of [`run`]: `Err` carries whether the value nests too deep to drop recursively.
+#[inline]
 pub(crate) fn run<T: Coerce>(args: &mut Value) -> Result<(), (ArgsError, bool)> {
     let mut cx = Cx::new(false);
     T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
-    if !cx.issues.is_empty() || cx.omitted > 0 {
-        return Err((ArgsError::with_omitted(cx.issues, cx.omitted), cx.too_deep));
-    }
-    if cx.pending {
-        let mut apply = Cx::new(true);
-        T::walk(args, &mut apply, &Path::ROOT, Bounds::NONE);
+    if cx.finish()? {
+        T::walk(args, &mut Cx::new(true), &Path::ROOT, Bounds::NONE);
     }
     Ok(())
+}
+
+impl Cx {
+    /// The verdict of a check pass: whether repairs are due, or the issues found.
+    fn finish(self) -> Result<bool, (ArgsError, bool)> {
+        if self.issues.is_empty() && self.omitted == 0 {
+            Ok(self.pending)
+        } else {
+            Err((
+                ArgsError::with_omitted(self.issues, self.omitted),
+                self.too_deep,
+            ))
+        }
+    }
 }
 
 /// Drops a value without recursion, however deep it nests (serde_json's own `Drop` recurses).

@@ -29,6 +29,7 @@ enum Segment {
 }
 
 impl Error {
+    #[cold]
     fn at(mut self, segment: Segment) -> Error {
         self.rev_path.push(segment);
         self
@@ -142,11 +143,10 @@ fn visit_array<'de, V: Visitor<'de>>(items: Vec<Value>, visitor: V) -> Result<V:
         items: items.into_iter(),
         index: 0,
     };
-    let out = visitor.visit_seq(&mut seq)?;
-    if seq.items.len() == 0 {
-        Ok(out)
-    } else {
-        Err(de::Error::invalid_length(len, &"fewer elements in array"))
+    match visitor.visit_seq(&mut seq) {
+        Ok(out) if seq.items.len() == 0 => Ok(out),
+        Ok(_) => Err(de::Error::invalid_length(len, &"fewer elements in array")),
+        Err(e) => Err(e),
     }
 }
 
@@ -159,11 +159,10 @@ fn visit_object<'de, V: Visitor<'de>>(
         entries: map.into_iter(),
         current: None,
     };
-    let out = visitor.visit_map(&mut access)?;
-    if access.entries.len() == 0 {
-        Ok(out)
-    } else {
-        Err(de::Error::invalid_length(len, &"fewer elements in map"))
+    match visitor.visit_map(&mut access) {
+        Ok(out) if access.entries.len() == 0 => Ok(out),
+        Ok(_) => Err(de::Error::invalid_length(len, &"fewer elements in map")),
+        Err(e) => Err(e),
     }
 }
 
@@ -361,9 +360,12 @@ impl<'de> SeqAccess<'de> for Seq {
         };
         let index = self.index;
         self.index += 1;
-        seed.deserialize(ValueDe(item))
-            .map(Some)
-            .map_err(|e| e.at(Segment::Index(index)))
+        // `match`, not `map_err` with a closure: this is instantiated for every element type,
+        // and a closure would add a function to each (build time, see BENCHMARKS.md).
+        match seed.deserialize(ValueDe(item)) {
+            Ok(read) => Ok(Some(read)),
+            Err(e) => Err(e.at(Segment::Index(index))),
+        }
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -386,16 +388,21 @@ impl<'de> MapAccess<'de> for Entries {
         let Some((key, value)) = self.entries.next() else {
             return Ok(None);
         };
-        let read = seed.deserialize(KeyDe(&key))?;
-        self.current = Some((key, value));
-        Ok(Some(read))
+        match seed.deserialize(KeyDe(&key)) {
+            Ok(read) => {
+                self.current = Some((key, value));
+                Ok(Some(read))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
         match self.current.take() {
-            Some((key, value)) => seed
-                .deserialize(ValueDe(value))
-                .map_err(|e| e.at(Segment::Key(key))),
+            Some((key, value)) => match seed.deserialize(ValueDe(value)) {
+                Ok(read) => Ok(read),
+                Err(e) => Err(e.at(Segment::Key(key))),
+            },
             None => Err(de::Error::custom("value is missing")),
         }
     }

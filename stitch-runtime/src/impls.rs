@@ -475,6 +475,7 @@ impl<T: Coerce> Coerce for OneOrMany<T> {
         T::SHAPE.objects,
     );
 
+    #[inline]
     fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
         match value {
             Value::Array(items) => {

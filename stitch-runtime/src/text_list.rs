@@ -90,13 +90,40 @@ impl Bounds {
 /// One known divergence: serde_json does not limit nesting inside values that `T` ignores
 /// (for example unknown fields of a struct), whereas this function always applies the limit
 /// of 127 open arrays/objects.
-pub fn is_text_list(text: &str, mut accepts: impl FnMut(&str) -> bool, bounds: Bounds) -> bool {
+#[inline(always)]
+pub fn is_text_list(text: &str, accepts: impl FnMut(&str) -> bool, bounds: Bounds) -> bool {
+    // The verdict on nearly every string that is not a list comes from its first one or two
+    // bytes: plain text does not open with `[`, and a bracketed name such as `[preview].png`
+    // does not follow it with anything a JSON value or `]` could start with. Those checks are
+    // inlined into the caller; only a string that passes both is scanned out of line.
     let b = text.as_bytes();
-    let mut i = skip_ws(b, 0);
+    let i = match b.first() {
+        Some(b'[') => 0,
+        Some(b' ' | b'\t' | b'\n' | b'\r') => skip_ws(b, 0),
+        _ => return false,
+    };
     if b.get(i) != Some(&b'[') {
         return false;
     }
-    i = skip_ws(b, i + 1);
+    let i = skip_ws(b, i + 1);
+    match b.get(i) {
+        Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' | b'[' | b'{' | b']') => {
+            list_from(text, i, accepts, bounds)
+        }
+        _ => false,
+    }
+}
+
+/// The rest of [`is_text_list`]: `text[i]` is the first byte after the opening bracket and
+/// its whitespace, and could start an element or close the list.
+#[inline(never)]
+fn list_from(
+    text: &str,
+    mut i: usize,
+    mut accepts: impl FnMut(&str) -> bool,
+    bounds: Bounds,
+) -> bool {
+    let b = text.as_bytes();
     let mut count = 0usize;
     if b.get(i) != Some(&b']') {
         loop {
