@@ -30,13 +30,11 @@ pub fn expand(cont: &Container) -> TokenStream {
     };
     let asserts = bound_asserts(cont);
     let (describe, beside) = crate::schema::describe(cont);
-    let input_schema = crate::schema::input_schema(cont);
     let parts = Parts {
         body,
         helpers: quote!(#(#helpers)*),
         asserts: quote!(#asserts #beside),
         describe,
-        input_schema,
     };
     wrap(cont, parts)
 }
@@ -47,7 +45,6 @@ struct Parts {
     helpers: TokenStream,
     asserts: TokenStream,
     describe: TokenStream,
-    input_schema: TokenStream,
 }
 
 /// The impls with an empty walk, emitted beside the errors so that only the real mistakes show.
@@ -71,7 +68,6 @@ pub fn fallback(cont: &Container) -> TokenStream {
         helpers: quote!(),
         asserts: quote!(),
         describe,
-        input_schema: quote!(),
     };
     wrap(cont, parts)
 }
@@ -82,7 +78,6 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
         helpers,
         asserts,
         describe,
-        input_schema,
     } = parts;
     let krate = cont.krate();
     // Spanned at the user's `crate = "…"`, so a wrong path is reported there.
@@ -127,9 +122,7 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics _stitch::__private::ToolArgs for #ident #ty_generics #where_clause {
-                #input_schema
-            }
+            impl #impl_generics _stitch::__private::ToolArgs for #ident #ty_generics #where_clause {}
 
             _stitch::__stitch_json_schema! {
                 [#impl_generics] [#ident #ty_generics] [#where_clause] #name

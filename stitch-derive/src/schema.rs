@@ -85,27 +85,6 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     (items, beside)
 }
 
-/// `input_schema()` for a type without generic parameters: one value in a `static`. (A
-/// generic type uses the trait's default, a cache by type. `INPUT_SCHEMA` is always the
-/// trait's default, a generic constant evaluated only where it is named.)
-pub fn input_schema(cont: &Container) -> TokenStream {
-    if !cont.generics.params.is_empty() {
-        return quote!();
-    }
-    quote! {
-        // Rendered at run time, once: naming `INPUT_SCHEMA` here would make every build
-        // evaluate it, and const evaluation is slow.
-        #[inline]
-        fn input_schema() -> &'static _stitch::__private::Value {
-            static SCHEMA: _stitch::__private::OnceLock<_stitch::__private::Value> =
-                _stitch::__private::OnceLock::new();
-            SCHEMA.get_or_init(|| {
-                _stitch::__private::render_schema(<Self as _stitch::__private::Describe>::SCHEMA)
-            })
-        }
-    }
-}
-
 fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
     match &cont.data {
         Data::Struct(fields) => Box::new(fields.iter()),
@@ -257,6 +236,34 @@ fn text(value: Option<String>) -> TokenStream {
     }
 }
 
+/// The property of a plain field (not opaque, no item bounds, not naming the container) as
+/// one call of `property::<T>`, which reads the type's constants itself: a quarter of the
+/// code of the struct literal, for the compiler to check in every user's build.
+fn compact_property(
+    cx: &Ctx,
+    field: &Field,
+    name: &str,
+    description: Option<&str>,
+) -> Option<TokenStream> {
+    if field.attrs.opaque.is_some()
+        || field.attrs.min_items.is_some()
+        || field.attrs.max_items.is_some()
+        || (cx.recursive && mentions(field.ty, cx.cont.ident))
+    {
+        return None;
+    }
+    let ty = field.ty;
+    let span = syn::spanned::Spanned::span(ty);
+    let serde_default = field.default || cx.cont.serde.default;
+    let type_default = field.default && !field.default_path;
+    // An empty description says nothing; it is left out as a missing one is.
+    let description = esc(description.unwrap_or(""));
+    let f = syn::Ident::new("property", span);
+    Some(quote_spanned!(span=>
+        _stitch::__private::#f::<#ty>(#name, #serde_default, #type_default, #description)
+    ))
+}
+
 /// `&Schema::Object(&Object { … })` for named fields.
 fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
     let container_default = cx.cont.serde.default;
@@ -265,6 +272,15 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
         .filter(|f| !f.skip && !f.flatten)
         .map(|field| {
             let name = esc(&field.names.wire);
+            let description = field
+                .attrs
+                .description
+                .as_ref()
+                .map(|d| d.value.clone())
+                .or_else(|| field.doc.clone());
+            if let Some(compact) = compact_property(cx, field, &name, description.as_deref()) {
+                return compact;
+            }
             let schema = field_schema(cx, field);
             let required = if field.default || container_default {
                 quote!(false)
@@ -272,14 +288,7 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
                 let optional = optional_of(cx, field);
                 quote!(!#optional)
             };
-            let description = text(
-                field
-                    .attrs
-                    .description
-                    .as_ref()
-                    .map(|d| d.value.clone())
-                    .or_else(|| field.doc.clone()),
-            );
+            let description = text(description);
             let default = if field.default && !field.default_path && field.attrs.opaque.is_none() {
                 constant(cx, field, "DEFAULT")
             } else {

@@ -175,7 +175,6 @@ pub mod __private {
     pub use serde::de::DeserializeOwned;
     pub use serde_json::{from_str, Map, Value};
     pub use std::borrow::Cow;
-    pub use std::sync::OnceLock;
 
     #[cfg(feature = "schemars")]
     pub use crate::schemars_impl::derived_schema;
@@ -188,6 +187,28 @@ pub mod __private {
         T::SCHEMA
     }
 
+    /// The property `name` of type `T`: required unless serde has a default for it
+    /// (`serde_default`) or accepts it missing (`Option`); `type_default` lists `T`'s
+    /// default; an empty `description` is none.
+    pub const fn property<T: Coerce>(
+        name: &'static str,
+        serde_default: bool,
+        type_default: bool,
+        description: &'static str,
+    ) -> Property {
+        Property {
+            name,
+            schema: T::SCHEMA,
+            required: !serde_default && !T::OPTIONAL,
+            description: if description.is_empty() {
+                None
+            } else {
+                Some(description)
+            },
+            default: if type_default { T::DEFAULT } else { None },
+        }
+    }
+
     /// Whether serde accepts a field of type `T` missing.
     pub const fn optional_of<T: Coerce>() -> bool {
         T::OPTIONAL
@@ -198,10 +219,6 @@ pub mod __private {
         T::DEFAULT
     }
 
-    /// Renders a schema tree into a value (what `INPUT_SCHEMA` holds as text).
-    pub fn render_schema(schema: &Schema) -> Value {
-        crate::schema::render(schema)
-    }
     pub use std::string::String;
 
     /// Whether `max_items` / `min_items` mean something at a position of this shape: a

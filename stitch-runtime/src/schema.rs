@@ -790,19 +790,25 @@ const fn trim(mut bytes: &[u8]) -> &[u8] {
     bytes
 }
 
-/// Renders a type's schema at run time, once per type (generic types, whose schema cannot be
-/// a constant), and keeps it for the life of the program.
+/// Renders a type's schema at run time, once, and keeps it for the life of the program.
+///
+/// Keyed by the address of the type's schema tree: two types whose trees the compiler merged
+/// have the same schema, and a type whose tree has two copies (two codegen units) is merely
+/// rendered twice. (A key by type name could mix up two versions of one crate.)
 pub(crate) fn cached<T: Describe + ?Sized>() -> &'static serde_json::Value {
+    cached_tree(T::SCHEMA)
+}
+
+fn cached_tree(schema: &'static Schema) -> &'static serde_json::Value {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock, PoisonError};
 
-    static CACHE: OnceLock<Mutex<HashMap<&'static str, &'static serde_json::Value>>> =
-        OnceLock::new();
-    let name = core::any::type_name::<T>();
+    static CACHE: OnceLock<Mutex<HashMap<usize, &'static serde_json::Value>>> = OnceLock::new();
+    let key = core::ptr::from_ref(schema) as usize;
     let cache = CACHE.get_or_init(Default::default);
     let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
-    map.entry(name)
-        .or_insert_with(|| Box::leak(Box::new(render(T::SCHEMA))))
+    map.entry(key)
+        .or_insert_with(|| Box::leak(Box::new(render(schema))))
 }
 
 /// Renders `schema` at run time into a value.
