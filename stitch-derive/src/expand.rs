@@ -1,7 +1,8 @@
 //! Generates the `Coerce` and `ToolArgs` impls from a checked model.
 //!
-//! Every name the output uses goes through `_stitch::__private` (a `use` of the runtime inside
-//! a `const _` block), locals are `__`-prefixed, and each field's wire name is a static string.
+//! Every name the output uses goes through `_stitch` (a `use` of the runtime's `__private`
+//! module inside a `const _` block; short paths are fewer tokens for every build to parse and
+//! resolve), locals are `__`-prefixed, and each field's wire name is a static string.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -50,18 +51,18 @@ struct Parts {
 /// The impls with an empty walk, emitted beside the errors so that only the real mistakes show.
 pub fn fallback(cont: &Container) -> TokenStream {
     let body = quote! {
-        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::OBJECT;
+        const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
         #[inline]
         fn walk(
-            _: &mut _stitch::__private::Value,
-            _: &mut _stitch::__private::Cx,
-            _: &_stitch::__private::Path<'_>,
-            _: _stitch::__private::Bounds,
+            _: &mut _stitch::Value,
+            _: &mut _stitch::Cx,
+            _: &_stitch::Path<'_>,
+            _: _stitch::Bounds,
         ) {
         }
     };
     let describe = quote! {
-        const SCHEMA: &'static _stitch::__private::Schema = &_stitch::__private::Schema::Any;
+        const SCHEMA: &'static _stitch::Schema = &_stitch::Schema::Any;
     };
     let parts = Parts {
         body,
@@ -82,8 +83,8 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
     let krate = cont.krate();
     // Spanned at the user's `crate = "…"`, so a wrong path is reported there.
     let use_krate = match &cont.attrs.krate {
-        Some(k) => quote_spanned!(k.span=> use #krate as _stitch;),
-        None => quote!(use #krate as _stitch;),
+        Some(k) => quote_spanned!(k.span=> use #krate::__private as _stitch;),
+        None => quote!(use #krate::__private as _stitch;),
     };
     let ident = cont.ident;
     let name = ident.to_string();
@@ -112,17 +113,17 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
             #helpers
 
             #[automatically_derived]
-            impl #impl_generics _stitch::__private::Coerce for #ident #ty_generics #where_clause {
+            impl #impl_generics _stitch::Coerce for #ident #ty_generics #where_clause {
                 #body
             }
 
             #[automatically_derived]
-            impl #impl_generics _stitch::__private::Describe for #ident #ty_generics #where_clause {
+            impl #impl_generics _stitch::Describe for #ident #ty_generics #where_clause {
                 #describe
             }
 
             #[automatically_derived]
-            impl #impl_generics _stitch::__private::ToolArgs for #ident #ty_generics #where_clause {}
+            impl #impl_generics _stitch::ToolArgs for #ident #ty_generics #where_clause {}
 
             _stitch::__stitch_json_schema! {
                 [#impl_generics] [#ident #ty_generics] [#where_clause] #name
@@ -151,12 +152,12 @@ fn bounded_generics(cont: &Container) -> syn::Generics {
         if used {
             where_clause
                 .predicates
-                .push(syn::parse_quote!(#param: _stitch::__private::Coerce));
+                .push(syn::parse_quote!(#param: _stitch::Coerce));
         }
     }
     where_clause
         .predicates
-        .push(syn::parse_quote!(#ident #ty_generics: _stitch::__private::DeserializeOwned));
+        .push(syn::parse_quote!(#ident #ty_generics: _stitch::DeserializeOwned));
     generics
 }
 
@@ -204,8 +205,8 @@ fn bound_asserts(cont: &Container) -> TokenStream {
         );
         out.extend(quote_spanned! {span=>
             const _: () = {
-                if !_stitch::__private::takes_item_bounds(<#ty as _stitch::__private::Coerce>::SHAPE) {
-                    _stitch::__private::core::panic!(#message);
+                if !_stitch::takes_item_bounds(<#ty as _stitch::Coerce>::SHAPE) {
+                    _stitch::core::panic!(#message);
                 }
             };
         });
@@ -237,21 +238,21 @@ fn bounds(field: &Field) -> TokenStream {
     let opt = |v: &Option<crate::attr::Spanned<usize>>| match v {
         Some(s) => {
             let n = s.value;
-            quote!(_stitch::__private::core::option::Option::Some(#n))
+            quote!(_stitch::core::option::Option::Some(#n))
         }
-        None => quote!(_stitch::__private::core::option::Option::None),
+        None => quote!(_stitch::core::option::Option::None),
     };
     if field.attrs.max_items.is_none() && field.attrs.min_items.is_none() {
-        return quote!(_stitch::__private::Bounds::NONE);
+        return quote!(_stitch::Bounds::NONE);
     }
     let (min, max) = (opt(&field.attrs.min_items), opt(&field.attrs.max_items));
-    quote!(_stitch::__private::Bounds::new(#min, #max))
+    quote!(_stitch::Bounds::new(#min, #max))
 }
 
 /// `<Ty as Coerce>`, spanned at the field's type so a missing impl points there.
 fn coerce_of(field: &Field) -> TokenStream {
     let ty = field.ty;
-    quote_spanned!(ty.span()=> <#ty as _stitch::__private::Coerce>)
+    quote_spanned!(ty.span()=> <#ty as _stitch::Coerce>)
 }
 
 /// The walk of one field's value `item` at path `at` (an expression).
@@ -300,7 +301,7 @@ fn fields_walk(
             false
         })
     } else {
-        quote!(_stitch::__private::core::matches!(__key, #(#own_names)|*))
+        quote!(_stitch::core::matches!(__key, #(#own_names)|*))
     };
     if flattened.is_empty() && arms.is_empty() {
         let body = quote! {
@@ -335,9 +336,9 @@ fn fields_walk(
         #[doc(hidden)]
         #[inline]
         fn #own_fn(__key: &str) -> bool {
-            #own #(|| (!_stitch::__private::core::matches!(
+            #own #(|| (!_stitch::core::matches!(
                 #flat_types::SHAPE.kind,
-                _stitch::__private::Kind::Map
+                _stitch::Kind::Map
             ) && #flat_types::owns_key(__key)))*
         }
         #[doc(hidden)]
@@ -395,7 +396,7 @@ fn struct_bounds_hold(fields: &[Field]) -> TokenStream {
     let checks = bounds_checks(&accessed);
     quote! {
         #[inline]
-        fn bounds_hold(&self, _: _stitch::__private::Bounds) -> bool {
+        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
             #checks
         }
     }
@@ -436,7 +437,7 @@ fn enum_bounds_hold(variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #[inline]
-        fn bounds_hold(&self, _: _stitch::__private::Bounds) -> bool {
+        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
             match self {
                 #(#arms)*
             }
@@ -447,13 +448,13 @@ fn enum_bounds_hold(variants: &[Variant]) -> TokenStream {
 fn transparent(field: &Field) -> TokenStream {
     if field.attrs.opaque.is_some() {
         return quote! {
-            const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::ANY;
+            const SHAPE: _stitch::Shape = _stitch::Shape::ANY;
             #[inline]
             fn walk(
-                __value: &mut _stitch::__private::Value,
-                __cx: &mut _stitch::__private::Cx,
-                __at: &_stitch::__private::Path<'_>,
-                _: _stitch::__private::Bounds,
+                __value: &mut _stitch::Value,
+                __cx: &mut _stitch::Cx,
+                __at: &_stitch::Path<'_>,
+                _: _stitch::Bounds,
             ) {
                 __cx.untyped(__value, __at);
             }
@@ -467,25 +468,25 @@ fn transparent(field: &Field) -> TokenStream {
         quote!(__bounds)
     };
     quote! {
-        const SHAPE: _stitch::__private::Shape = #coerce::SHAPE;
+        const SHAPE: _stitch::Shape = #coerce::SHAPE;
         #[inline]
         fn walk(
-            __value: &mut _stitch::__private::Value,
-            __cx: &mut _stitch::__private::Cx,
-            __at: &_stitch::__private::Path<'_>,
-            __bounds: _stitch::__private::Bounds,
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __bounds: _stitch::Bounds,
         ) {
             #coerce::walk(__value, __cx, __at, #bounds)
         }
         #[inline]
-        fn accepts_text_list(__text: &str, __bounds: _stitch::__private::Bounds) -> bool {
+        fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
             #coerce::accepts_text_list(__text, #bounds)
         }
         #[inline]
         fn walk_flat(
-            __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
-            __cx: &mut _stitch::__private::Cx,
-            __at: &_stitch::__private::Path<'_>,
+            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
             __owned: fn(&str) -> bool,
         ) {
             #coerce::walk_flat(__map, __cx, __at, __owned)
@@ -495,7 +496,7 @@ fn transparent(field: &Field) -> TokenStream {
             #coerce::owns_key(__key)
         }
         #[inline]
-        fn bounds_hold(&self, __bounds: _stitch::__private::Bounds) -> bool {
+        fn bounds_hold(&self, __bounds: _stitch::Bounds) -> bool {
             #coerce::bounds_hold(&self.#member, #bounds)
         }
     }
@@ -506,21 +507,21 @@ fn structure(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
     let bounds_hold = struct_bounds_hold(fields);
     quote! {
         #bounds_hold
-        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::OBJECT;
+        const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
         #[inline]
         fn walk(
-            __value: &mut _stitch::__private::Value,
-            __cx: &mut _stitch::__private::Cx,
-            __at: &_stitch::__private::Path<'_>,
-            _: _stitch::__private::Bounds,
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            _: _stitch::Bounds,
         ) {
-            _stitch::__private::walk_object::<Self>(__value, __cx, __at)
+            _stitch::walk_object::<Self>(__value, __cx, __at)
         }
         #[inline]
         fn walk_flat(
-            __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
-            __cx: &mut _stitch::__private::Cx,
-            __at: &_stitch::__private::Path<'_>,
+            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
             _: fn(&str) -> bool,
         ) {
             #walk
@@ -542,15 +543,15 @@ fn enumeration(
     if tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit) {
         // A unit-variant enum is read from a string.
         return quote! {
-            const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::STRING_LIKE;
+            const SHAPE: _stitch::Shape = _stitch::Shape::STRING_LIKE;
             #[inline]
             fn walk(
-                __value: &mut _stitch::__private::Value,
-                __cx: &mut _stitch::__private::Cx,
-                __at: &_stitch::__private::Path<'_>,
-                _: _stitch::__private::Bounds,
+                __value: &mut _stitch::Value,
+                __cx: &mut _stitch::Cx,
+                __at: &_stitch::Path<'_>,
+                _: _stitch::Bounds,
             ) {
-                _stitch::__private::walk_leaf(__value, __cx, __at)
+                _stitch::walk_leaf(__value, __cx, __at)
             }
         };
     }
@@ -569,9 +570,9 @@ fn enumeration(
                 #[doc(hidden)]
                 #[inline]
                 fn #fields_fn(
-                    __map: &mut _stitch::__private::Map<_stitch::__private::String, _stitch::__private::Value>,
-                    __cx: &mut _stitch::__private::Cx,
-                    __at: &_stitch::__private::Path<'_>,
+                    __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+                    __cx: &mut _stitch::Cx,
+                    __at: &_stitch::Path<'_>,
                 ) {
                     #walk
                 }
@@ -598,7 +599,7 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
         Style::Struct => {
             let fields_fn = format_ident!("__stitch_fields_{}", i);
             quote! {
-                _stitch::__private::Value::Object(__map) => {
+                _stitch::Value::Object(__map) => {
                     if __cx.enter(__at) {
                         Self::#fields_fn(__map, __cx, __at);
                         __cx.leave();
@@ -612,7 +613,7 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
                 quote!(#n => #walk,)
             });
             quote! {
-                _stitch::__private::Value::Array(__items) => {
+                _stitch::Value::Array(__items) => {
                     if __cx.enter(__at) {
                         for (__i, __item) in __items.iter_mut().enumerate() {
                             let __here = __at.index(__i);
@@ -631,14 +632,14 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
         #[doc(hidden)]
         #[inline]
         fn #name(
-            __value: &mut _stitch::__private::Value,
-            __cx: &mut _stitch::__private::Cx,
-            __at: &_stitch::__private::Path<'_>,
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
         ) {
             match __value {
                 #body
-                _stitch::__private::Value::String(_) => __cx.repair_with(__value, __at, Self::#name),
-                __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+                _stitch::Value::String(_) => __cx.repair_with(__value, __at, Self::#name),
+                __other => _stitch::walk_leaf(__other, __cx, __at),
             }
         }
     }
@@ -647,7 +648,7 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
 /// The walk of variant `i`'s content `item` found at path `at` (external and adjacent).
 fn content_walk(i: usize, variant: &Variant, item: TokenStream, at: TokenStream) -> TokenStream {
     match variant.style {
-        Style::Unit => quote!(_stitch::__private::walk_leaf(#item, __cx, #at)),
+        Style::Unit => quote!(_stitch::walk_leaf(#item, __cx, #at)),
         Style::Newtype => field_walk(&variant.fields[0], item, at),
         Style::Tuple | Style::Struct => {
             let name = helpers_for(i);
@@ -660,10 +661,10 @@ fn walk_signature(body: TokenStream) -> TokenStream {
     quote! {
         #[inline]
         fn walk(
-            __value: &mut _stitch::__private::Value,
-            __cx: &mut _stitch::__private::Cx,
-            __at: &_stitch::__private::Path<'_>,
-            __bounds: _stitch::__private::Bounds,
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __bounds: _stitch::Bounds,
         ) {
             #body
         }
@@ -693,12 +694,12 @@ fn external(variants: &[&Variant]) -> TokenStream {
     let string_arm = if has_unit {
         quote!()
     } else {
-        quote!(_stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),)
+        quote!(_stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),)
     };
     let walk = walk_signature(quote! {
         let _ = __bounds;
         match __value {
-            _stitch::__private::Value::Object(__map) if __map.len() == 1 => {
+            _stitch::Value::Object(__map) if __map.len() == 1 => {
                 if __cx.enter(__at) {
                     for (__key, __item) in __map.iter_mut() {
                         match __key.as_str() {
@@ -710,12 +711,12 @@ fn external(variants: &[&Variant]) -> TokenStream {
                 }
             }
             #string_arm
-            __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+            __other => _stitch::walk_leaf(__other, __cx, __at),
         }
     });
     quote! {
-        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::new(
-            _stitch::__private::Kind::Union, #has_unit, false, true,
+        const SHAPE: _stitch::Shape = _stitch::Shape::new(
+            _stitch::Kind::Union, #has_unit, false, true,
         );
         #walk
     }
@@ -731,19 +732,19 @@ fn internal(variants: &[&Variant], tag: &str) -> TokenStream {
             }
             Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
                 let coerce = coerce_of(&v.fields[0]);
-                quote!(#coerce::walk_flat(__map, __cx, __at, _stitch::__private::owns_nothing))
+                quote!(#coerce::walk_flat(__map, __cx, __at, _stitch::owns_nothing))
             }
-            _ => quote!(_stitch::__private::untyped_entries(__map, __cx, __at)),
+            _ => quote!(_stitch::untyped_entries(__map, __cx, __at)),
         };
         quote!(#i => #walk,)
     });
     let walk = walk_signature(quote! {
         match __value {
-            _stitch::__private::Value::Object(__map) => {
+            _stitch::Value::Object(__map) => {
                 if __cx.enter(__at) {
                     let __which: usize = match __map.get(#tag) {
-                        _stitch::__private::core::option::Option::Some(
-                            _stitch::__private::Value::String(__tag),
+                        _stitch::core::option::Option::Some(
+                            _stitch::Value::String(__tag),
                         ) => match __tag.as_str() {
                             #tags
                             _ => !0,
@@ -752,18 +753,18 @@ fn internal(variants: &[&Variant], tag: &str) -> TokenStream {
                     };
                     match __which {
                         #(#arms)*
-                        _ => _stitch::__private::untyped_entries(__map, __cx, __at),
+                        _ => _stitch::untyped_entries(__map, __cx, __at),
                     }
                     __cx.leave();
                 }
             }
-            _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            __other => _stitch::walk_leaf(__other, __cx, __at),
         }
     });
     quote! {
-        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::new(
-            _stitch::__private::Kind::Union, false, false, true,
+        const SHAPE: _stitch::Shape = _stitch::Shape::new(
+            _stitch::Kind::Union, false, false, true,
         );
         #walk
     }
@@ -777,11 +778,11 @@ fn adjacent(variants: &[&Variant], tag: &str, content: &str) -> TokenStream {
     });
     let walk = walk_signature(quote! {
         match __value {
-            _stitch::__private::Value::Object(__map) => {
+            _stitch::Value::Object(__map) => {
                 if __cx.enter(__at) {
                     let __which: usize = match __map.get(#tag) {
-                        _stitch::__private::core::option::Option::Some(
-                            _stitch::__private::Value::String(__tag),
+                        _stitch::core::option::Option::Some(
+                            _stitch::Value::String(__tag),
                         ) => match __tag.as_str() {
                             #tags
                             _ => !0,
@@ -801,13 +802,13 @@ fn adjacent(variants: &[&Variant], tag: &str, content: &str) -> TokenStream {
                     __cx.leave();
                 }
             }
-            _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            __other => _stitch::walk_leaf(__other, __cx, __at),
         }
     });
     quote! {
-        const SHAPE: _stitch::__private::Shape = _stitch::__private::Shape::new(
-            _stitch::__private::Kind::Union, false, false, true,
+        const SHAPE: _stitch::Shape = _stitch::Shape::new(
+            _stitch::Kind::Union, false, false, true,
         );
         #walk
     }
@@ -815,22 +816,22 @@ fn adjacent(variants: &[&Variant], tag: &str, content: &str) -> TokenStream {
 
 fn variant_shape(variant: &Variant) -> TokenStream {
     match variant.style {
-        Style::Unit => quote!(_stitch::__private::Shape::SCALAR),
+        Style::Unit => quote!(_stitch::Shape::SCALAR),
         Style::Newtype if variant.fields[0].attrs.opaque.is_some() => {
-            quote!(_stitch::__private::Shape::ANY)
+            quote!(_stitch::Shape::ANY)
         }
         Style::Newtype => {
             let coerce = coerce_of(&variant.fields[0]);
             quote!(#coerce::SHAPE)
         }
-        Style::Tuple => quote!(_stitch::__private::Shape::TUPLE),
-        Style::Struct => quote!(_stitch::__private::Shape::OBJECT),
+        Style::Tuple => quote!(_stitch::Shape::TUPLE),
+        Style::Struct => quote!(_stitch::Shape::OBJECT),
     }
 }
 
 fn untagged(variants: &[&Variant]) -> TokenStream {
     let shapes = variants.iter().map(|v| variant_shape(v));
-    let shape = quote!(_stitch::__private::Shape::new(_stitch::__private::Kind::Union, false, false, false)
+    let shape = quote!(_stitch::Shape::new(_stitch::Kind::Union, false, false, false)
         #(.union(#shapes))*);
     // R3: the array members are the newtype variants with an array form.
     let lists: Vec<TokenStream> = variants
@@ -848,7 +849,7 @@ fn untagged(variants: &[&Variant]) -> TokenStream {
     };
     // Arrays and objects go to the first variant that takes them, as serde tries them in order.
     let chain = |arrays: bool| -> TokenStream {
-        let mut out = quote!(_stitch::__private::walk_leaf(__value, __cx, __at));
+        let mut out = quote!(_stitch::walk_leaf(__value, __cx, __at));
         for (i, v) in variants.iter().enumerate().rev() {
             out = match v.style {
                 Style::Newtype if v.fields[0].walked() => {
@@ -888,10 +889,10 @@ fn untagged(variants: &[&Variant]) -> TokenStream {
     };
     let (arrays, objects) = (chain(true), chain(false));
     let string_arm = if lists.is_empty() {
-        quote!(_stitch::__private::Value::String(_) if <Self as _stitch::__private::Coerce>::SHAPE.strings => {})
+        quote!(_stitch::Value::String(_) if <Self as _stitch::Coerce>::SHAPE.strings => {})
     } else {
         quote! {
-            _stitch::__private::Value::String(__text) if <Self as _stitch::__private::Coerce>::SHAPE.strings => {
+            _stitch::Value::String(__text) if <Self as _stitch::Coerce>::SHAPE.strings => {
                 if #refused {
                     __cx.text_list(__at);
                 }
@@ -903,7 +904,7 @@ fn untagged(variants: &[&Variant]) -> TokenStream {
     } else {
         quote! {
             #[inline]
-            fn accepts_text_list(__text: &str, __bounds: _stitch::__private::Bounds) -> bool {
+            fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
                 #refused
             }
         }
@@ -911,14 +912,14 @@ fn untagged(variants: &[&Variant]) -> TokenStream {
     let walk = walk_signature(quote! {
         match __value {
             #string_arm
-            _stitch::__private::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            _stitch::__private::Value::Array(_) => { #arrays }
-            _stitch::__private::Value::Object(_) => { #objects }
-            __other => _stitch::__private::walk_leaf(__other, __cx, __at),
+            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            _stitch::Value::Array(_) => { #arrays }
+            _stitch::Value::Object(_) => { #objects }
+            __other => _stitch::walk_leaf(__other, __cx, __at),
         }
     });
     quote! {
-        const SHAPE: _stitch::__private::Shape = #shape;
+        const SHAPE: _stitch::Shape = #shape;
         #walk
         #accepts
     }

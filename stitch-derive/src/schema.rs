@@ -45,7 +45,7 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
         Data::Struct(fields) if cont.serde.transparent => {
             match crate::ast::transparent_field(fields) {
                 Some(field) => (field_schema(&cx, field), optional_of(&cx, field)),
-                None => (quote!(&_stitch::__private::Schema::Any), quote!(false)),
+                None => (quote!(&_stitch::Schema::Any), quote!(false)),
             }
         }
         Data::Struct(fields) => {
@@ -59,19 +59,19 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
         }
         Data::Newtype(field) => (field_schema(&cx, field), optional_of(&cx, field)),
         Data::Enum(variants) => (enumeration(&cx, variants), quote!(false)),
-        Data::Unsupported => (quote!(&_stitch::__private::Schema::Any), quote!(false)),
+        Data::Unsupported => (quote!(&_stitch::Schema::Any), quote!(false)),
     };
     let name = esc(&cont.ident.to_string());
     let (schema, beside) = if recursive {
         let marker = marker();
         (
-            quote!(&_stitch::__private::Schema::Anchored { anchor: #name, inner: #schema }),
+            quote!(&_stitch::Schema::Anchored { anchor: #name, inner: #schema }),
             quote! {
                 #[doc(hidden)]
                 struct #marker;
-                impl _stitch::__private::Describe for #marker {
-                    const SCHEMA: &'static _stitch::__private::Schema =
-                        &_stitch::__private::Schema::Ref(#name);
+                impl _stitch::Describe for #marker {
+                    const SCHEMA: &'static _stitch::Schema =
+                        &_stitch::Schema::Ref(#name);
                 }
             },
         )
@@ -79,7 +79,7 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
         (schema, quote!())
     };
     let items = quote! {
-        const SCHEMA: &'static _stitch::__private::Schema = #schema;
+        const SCHEMA: &'static _stitch::Schema = #schema;
         const OPTIONAL: bool = #optional;
     };
     (items, beside)
@@ -169,7 +169,7 @@ fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
     let span = syn::spanned::Spanned::span(field.ty);
     if cx.recursive && mentions(field.ty, cx.cont.ident) {
         let item = syn::Ident::new(which, span);
-        quote_spanned!(span=> <#ty as _stitch::__private::Describe>::#item)
+        quote_spanned!(span=> <#ty as _stitch::Describe>::#item)
     } else {
         let f = syn::Ident::new(
             match which {
@@ -179,7 +179,7 @@ fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
             },
             span,
         );
-        quote_spanned!(span=> _stitch::__private::#f::<#ty>())
+        quote_spanned!(span=> _stitch::#f::<#ty>())
     }
 }
 
@@ -189,9 +189,9 @@ fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
         return match &field.attrs.schema {
             Some(text) => {
                 let text = &text.value;
-                quote!(&_stitch::__private::Schema::Raw(#text))
+                quote!(&_stitch::Schema::Raw(#text))
             }
-            None => quote!(&_stitch::__private::Schema::Any),
+            None => quote!(&_stitch::Schema::Any),
         };
     }
     let schema = constant(cx, field, "SCHEMA");
@@ -207,7 +207,7 @@ fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
         }
         None => quote!(usize::MAX),
     };
-    quote!(&_stitch::__private::Schema::Bounded { inner: #schema, min: #min, max: #max })
+    quote!(&_stitch::Schema::Bounded { inner: #schema, min: #min, max: #max })
 }
 
 /// Whether serde accepts the field missing because of its type (`Option<T>`).
@@ -230,9 +230,9 @@ fn text(value: Option<String>) -> TokenStream {
     match value {
         Some(v) => {
             let v = esc(&v);
-            quote!(_stitch::__private::core::option::Option::Some(#v))
+            quote!(_stitch::core::option::Option::Some(#v))
         }
-        None => quote!(_stitch::__private::core::option::Option::None),
+        None => quote!(_stitch::core::option::Option::None),
     }
 }
 
@@ -260,7 +260,7 @@ fn compact_property(
     let description = esc(description.unwrap_or(""));
     let f = syn::Ident::new("property", span);
     Some(quote_spanned!(span=>
-        _stitch::__private::#f::<#ty>(#name, #serde_default, #type_default, #description)
+        _stitch::#f::<#ty>(#name, #serde_default, #type_default, #description)
     ))
 }
 
@@ -292,10 +292,10 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
             let default = if field.default && !field.default_path && field.attrs.opaque.is_none() {
                 constant(cx, field, "DEFAULT")
             } else {
-                quote!(_stitch::__private::core::option::Option::None)
+                quote!(_stitch::core::option::Option::None)
             };
             quote! {
-                _stitch::__private::Property {
+                _stitch::Property {
                     name: #name,
                     schema: #schema,
                     required: #required,
@@ -307,12 +307,12 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
     let flattened = fields.iter().filter(|f| !f.skip && f.flatten).map(|field| {
         let schema = field_schema(cx, field);
         let optional = optional_of(cx, field);
-        quote!(_stitch::__private::Flattened { schema: #schema, optional: #optional })
+        quote!(_stitch::Flattened { schema: #schema, optional: #optional })
     });
     let deny = cx.cont.serde.deny_unknown_fields;
     let description = text(description);
     quote! {
-        &_stitch::__private::Schema::Object(&_stitch::__private::Object {
+        &_stitch::Schema::Object(&_stitch::Object {
             properties: &[#(#properties),*],
             flatten: &[#(#flattened),*],
             deny_unknown_fields: #deny,
@@ -324,11 +324,11 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
 /// The schema of a variant's content (what follows its tag).
 fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
     match variant.style {
-        Style::Unit => quote!(&_stitch::__private::Schema::Null),
+        Style::Unit => quote!(&_stitch::Schema::Null),
         Style::Newtype => field_schema(cx, &variant.fields[0]),
         Style::Tuple => {
             let items = variant.fields.iter().map(|f| field_schema(cx, f));
-            quote!(&_stitch::__private::Schema::Tuple(&[#(#items),*]))
+            quote!(&_stitch::Schema::Tuple(&[#(#items),*]))
         }
         Style::Struct => object(cx, &variant.fields, variant.doc.clone()),
     }
@@ -346,18 +346,18 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
     if tagging == Tagging::External
         && units.len() == variants.iter().flat_map(|v| v.names.all()).count()
     {
-        return quote!(&_stitch::__private::Schema::Enum(&[#(#units),*]));
+        return quote!(&_stitch::Schema::Enum(&[#(#units),*]));
     }
     let members: Vec<TokenStream> = match &tagging {
         Tagging::External => {
             let mut members = Vec::new();
             if !units.is_empty() {
-                members.push(quote!(&_stitch::__private::Schema::Enum(&[#(#units),*])));
+                members.push(quote!(&_stitch::Schema::Enum(&[#(#units),*])));
             }
             for v in variants.iter().filter(|v| v.style != Style::Unit) {
                 let key = esc(&v.names.wire);
                 let content = content(cx, v);
-                members.push(quote!(&_stitch::__private::Schema::External { key: #key, content: #content }));
+                members.push(quote!(&_stitch::Schema::External { key: #key, content: #content }));
             }
             members
         }
@@ -372,7 +372,7 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
                 } else {
                     content(cx, v)
                 };
-                quote!(&_stitch::__private::Schema::Tagged { tag: #tag, value: #value, body: #body })
+                quote!(&_stitch::Schema::Tagged { tag: #tag, value: #value, body: #body })
             })
             .collect(),
         Tagging::Adjacent { tag, content: key } => variants
@@ -381,13 +381,13 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
                 let (tag, key) = (esc(tag), esc(key));
                 let value = esc(&v.names.wire);
                 let body = if v.style == Style::Unit {
-                    quote!(_stitch::__private::core::option::Option::None)
+                    quote!(_stitch::core::option::Option::None)
                 } else {
                     let c = content(cx, v);
-                    quote!(_stitch::__private::core::option::Option::Some(#c))
+                    quote!(_stitch::core::option::Option::Some(#c))
                 };
                 quote! {
-                    &_stitch::__private::Schema::Adjacent {
+                    &_stitch::Schema::Adjacent {
                         tag: #tag,
                         value: #value,
                         content_key: #key,
@@ -398,8 +398,8 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
             .collect(),
         Tagging::Untagged => {
             let members = variants.iter().map(|v| content(cx, v));
-            return quote!(&_stitch::__private::Schema::AnyOf(&[#(#members),*]));
+            return quote!(&_stitch::Schema::AnyOf(&[#(#members),*]));
         }
     };
-    quote!(&_stitch::__private::Schema::OneOf(&[#(#members),*]))
+    quote!(&_stitch::Schema::OneOf(&[#(#members),*]))
 }

@@ -160,6 +160,7 @@ macro_rules! __stitch_json_schema {
 /// What the derive's generated code names. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::__stitch_json_schema;
     pub use crate::coerce::{
         owns_nothing, untyped_entries, walk_flat_map, walk_items, walk_leaf, walk_map, walk_object,
         walk_seq, Coerce, Cx, Kind, Shape,
