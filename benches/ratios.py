@@ -46,9 +46,15 @@ for group, baseline in [("from_value", "serde_json"), ("from_json", "serde_json"
             row(f"{group} {call}", ours, theirs)
 for call in ids("raw", "stitch"):
     row(f"coerce_value vs jsonschema is_valid, {call}", median("raw", "stitch", call), median("raw", "jsonschema", call), True)
-for size in ids("one_or_many", "stitch"):
-    for other in ["serde_with", "untagged"]:
-        row(f"OneOrMany<String> {size} vs {other}", median("one_or_many", "stitch", size), median("one_or_many", other, size), True)
+for surface in ["text", "value"]:
+    for size in ids("one_or_many", f"{surface}_stitch"):
+        ours = median("one_or_many", f"{surface}_stitch", size)
+        for other in ["serde_with", "untagged"]:
+            row(f"OneOrMany<String> from {surface}, {size}, vs {other}", ours, median("one_or_many", f"{surface}_{other}", size), True)
+        # The floor: the plain type (`String` or `Vec<String>`), which is no one-or-many at all.
+        plain = median("one_or_many", f"{surface}_plain", size)
+        row(f"OneOrMany<String> from {surface}, {size}, vs the plain type", ours, plain)
+        row(f"serde_with from {surface}, {size}, vs the plain type", median("one_or_many", f"{surface}_serde_with", size), plain)
 for kind in ["plain", "bracketed", "truncated"]:
     for size in ids("check_no", f"stitch_{kind}"):
         row(f"array check, {kind} {size}", median("check_no", f"stitch_{kind}", size), median("check_no", f"oracle_{kind}", size), True)

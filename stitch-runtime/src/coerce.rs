@@ -75,7 +75,8 @@ impl Shape {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Kind {
-    /// Read from a string.
+    /// Read from a string. The walk of a string-like type does nothing to a value that is not
+    /// an array or an object (callers may skip it there).
     StringLike,
     /// A number, `bool` or `()`.
     Scalar,
@@ -351,23 +352,23 @@ fn is_container(value: &Value) -> bool {
 pub(crate) fn run<T: Coerce>(args: &mut Value) -> Result<(), (ArgsError, bool)> {
     let mut cx = Cx::new(false);
     T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
-    if cx.finish()? {
+    if !cx.issues.is_empty() || cx.omitted > 0 {
+        return Err(cx.refusal());
+    }
+    if cx.pending {
         T::walk(args, &mut Cx::new(true), &Path::ROOT, Bounds::NONE);
     }
     Ok(())
 }
 
 impl Cx {
-    /// The verdict of a check pass: whether repairs are due, or the issues found.
-    fn finish(self) -> Result<bool, (ArgsError, bool)> {
-        if self.issues.is_empty() && self.omitted == 0 {
-            Ok(self.pending)
-        } else {
-            Err((
-                ArgsError::with_omitted(self.issues, self.omitted),
-                self.too_deep,
-            ))
-        }
+    /// The issues of a check pass that found some (not generic: one copy for every type).
+    #[cold]
+    fn refusal(self) -> (ArgsError, bool) {
+        (
+            ArgsError::with_omitted(self.issues, self.omitted),
+            self.too_deep,
+        )
     }
 }
 
@@ -416,8 +417,18 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
     if !cx.enter(at) {
         return;
     }
-    for (i, item) in items.iter_mut().enumerate() {
-        T::walk(item, cx, &at.index(i), Bounds::NONE);
+    if T::SHAPE.kind == Kind::StringLike {
+        // A string-like item has nothing to repair: only a container in its place is walked
+        // (for depth). Finding those first keeps the common loop to a tag check per item.
+        for (i, item) in items.iter_mut().enumerate() {
+            if is_container(item) {
+                T::walk(item, cx, &at.index(i), Bounds::NONE);
+            }
+        }
+    } else {
+        for (i, item) in items.iter_mut().enumerate() {
+            T::walk(item, cx, &at.index(i), Bounds::NONE);
+        }
     }
     cx.leave();
 }
