@@ -14,13 +14,9 @@ use serde::de::{
 };
 use serde_json::{Map, Number, Value};
 
-/// A deserialization failure and where it happened. Boxed: every `Result` the visitors
-/// return carries it, and one pointer keeps those as small as serde_json's own.
+/// A deserialization failure and where it happened.
 #[derive(Debug)]
-pub(crate) struct Error(Box<ErrorImpl>);
-
-#[derive(Debug)]
-struct ErrorImpl {
+pub(crate) struct Error {
     /// Segments from the failure up to the root (reversed).
     rev_path: Vec<Segment>,
     message: String,
@@ -35,14 +31,14 @@ enum Segment {
 impl Error {
     #[cold]
     fn at(mut self, segment: Segment) -> Error {
-        self.0.rev_path.push(segment);
+        self.rev_path.push(segment);
         self
     }
 
     /// The dotted path (rule R5) and the message.
     pub(crate) fn into_parts(self) -> (String, String) {
         let mut path = String::new();
-        for segment in self.0.rev_path.iter().rev() {
+        for segment in self.rev_path.iter().rev() {
             if !path.is_empty() {
                 path.push('.');
             }
@@ -51,13 +47,13 @@ impl Error {
                 Segment::Index(i) => path.push_str(&i.to_string()),
             }
         }
-        (path, self.0.message)
+        (path, self.message)
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0.message)
+        f.write_str(&self.message)
     }
 }
 
@@ -66,10 +62,10 @@ impl std::error::Error for Error {}
 impl de::Error for Error {
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Error {
-        Error(Box::new(ErrorImpl {
+        Error {
             rev_path: Vec::new(),
             message: msg.to_string(),
-        }))
+        }
     }
 
     // As serde_json words them: `null` for a unit, floats as JSON prints them.
