@@ -145,69 +145,83 @@ fn malformed() -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Runs `f` for the tool named by `name`'s prefix.
+/// Calls the generic function `f::<Tool>(args…)` for the tool named by `name`'s prefix, so that
+/// every measured call is statically dispatched (inlinable), as in a server, on both sides.
 macro_rules! by_tool {
-    ($name:expr, $f:ident) => {
+    ($name:expr, $f:ident($($arg:expr),*)) => {
         match $name.split('_').next().unwrap_or("") {
-            "view" => $f::<ViewFile>,
-            "search" => $f::<Search>,
-            "edit" => $f::<Edit>,
-            _ => $f::<Act>,
+            "view" => $f::<ViewFile>($($arg),*),
+            "search" => $f::<Search>($($arg),*),
+            "edit" => $f::<Edit>($($arg),*),
+            _ => $f::<Act>($($arg),*),
         }
     };
 }
 
-fn serde_value<T: ToolArgs>(v: Value) -> bool {
-    serde_json::from_value::<T>(v).is_ok()
-}
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
-fn stitch_value<T: ToolArgs>(v: Value) -> bool {
-    T::from_value(v).is_ok()
-}
-
-fn serde_text<T: ToolArgs>(t: &str) -> bool {
-    serde_json::from_str::<T>(t).is_ok()
-}
-
-fn stitch_text<T: ToolArgs>(t: &str) -> bool {
-    T::from_json(t).is_ok()
-}
-
-fn coerce<T: ToolArgs>(v: &mut Value) -> bool {
-    T::coerce_value(v).is_ok()
-}
-
-fn schema_of<T: ToolArgs>() -> &'static Value {
-    T::input_schema()
-}
-
-fn group<'a>(
-    c: &'a mut Criterion,
-    name: &str,
-) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
+fn group<'a>(c: &'a mut Criterion, name: &str) -> Group<'a> {
     let mut g = c.benchmark_group(name);
     g.warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
     g
 }
 
+/// `T::from_value` and, for a well-formed call, `serde_json::from_value::<T>`. The clone is
+/// set-up, not timed.
+fn value_pair<T: ToolArgs>(g: &mut Group<'_>, name: &str, args: &Value, baseline: bool) {
+    if baseline {
+        g.bench_function(BenchmarkId::new("serde_json", name), |b| {
+            b.iter_batched(
+                || args.clone(),
+                |v| serde_json::from_value::<T>(v).is_ok(),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+    g.bench_function(BenchmarkId::new("stitch", name), |b| {
+        b.iter_batched(
+            || args.clone(),
+            |v| T::from_value(v).is_ok(),
+            BatchSize::SmallInput,
+        )
+    });
+}
+
+/// `T::from_json` and, for a well-formed call, `serde_json::from_str::<T>`.
+fn text_pair<T: ToolArgs>(g: &mut Group<'_>, name: &str, text: &str, baseline: bool) {
+    if baseline {
+        g.bench_function(BenchmarkId::new("serde_json", name), |b| {
+            b.iter(|| serde_json::from_str::<T>(black_box(text)).is_ok())
+        });
+    }
+    g.bench_function(BenchmarkId::new("stitch", name), |b| {
+        b.iter(|| T::from_json(black_box(text)).is_ok())
+    });
+}
+
+/// `T::coerce_value` against `jsonschema` validating the same call with `T`'s schema.
+fn raw_pair<T: ToolArgs>(g: &mut Group<'_>, name: &str, args: &Value) {
+    let validator = jsonschema::validator_for(T::input_schema()).expect("stitch's schema compiles");
+    // A well-formed call is left as it is, so the same value serves every iteration.
+    let mut value = args.clone();
+    assert!(T::coerce_value(&mut value).is_ok() && value == *args);
+    assert!(validator.is_valid(args), "{name}");
+    g.bench_function(BenchmarkId::new("jsonschema", name), |b| {
+        b.iter(|| validator.is_valid(black_box(args)))
+    });
+    g.bench_function(BenchmarkId::new("stitch", name), |b| {
+        b.iter(|| T::coerce_value(black_box(&mut value)).is_ok())
+    });
+}
+
 fn from_value(c: &mut Criterion) {
     let mut g = group(c, "from_value");
     for (name, args) in well_formed() {
-        let serde = by_tool!(name, serde_value);
-        let stitch = by_tool!(name, stitch_value);
-        g.bench_function(BenchmarkId::new("serde_json", name), |b| {
-            b.iter_batched(|| args.clone(), serde, BatchSize::SmallInput)
-        });
-        g.bench_function(BenchmarkId::new("stitch", name), |b| {
-            b.iter_batched(|| args.clone(), stitch, BatchSize::SmallInput)
-        });
+        by_tool!(name, value_pair(&mut g, name, &args, true));
     }
     for (name, args) in malformed() {
-        let stitch = by_tool!(name, stitch_value);
-        g.bench_function(BenchmarkId::new("stitch", name), |b| {
-            b.iter_batched(|| args.clone(), stitch, BatchSize::SmallInput)
-        });
+        by_tool!(name, value_pair(&mut g, name, &args, false));
     }
     g.finish();
 }
@@ -215,22 +229,10 @@ fn from_value(c: &mut Criterion) {
 fn from_json(c: &mut Criterion) {
     let mut g = group(c, "from_json");
     for (name, args) in well_formed() {
-        let text = args.to_string();
-        let serde = by_tool!(name, serde_text);
-        let stitch = by_tool!(name, stitch_text);
-        g.bench_function(BenchmarkId::new("serde_json", name), |b| {
-            b.iter(|| serde(&text))
-        });
-        g.bench_function(BenchmarkId::new("stitch", name), |b| {
-            b.iter(|| stitch(&text))
-        });
+        by_tool!(name, text_pair(&mut g, name, &args.to_string(), true));
     }
     for (name, args) in malformed() {
-        let text = args.to_string();
-        let stitch = by_tool!(name, stitch_text);
-        g.bench_function(BenchmarkId::new("stitch", name), |b| {
-            b.iter(|| stitch(&text))
-        });
+        by_tool!(name, text_pair(&mut g, name, &args.to_string(), false));
     }
     g.finish();
 }
@@ -238,19 +240,7 @@ fn from_json(c: &mut Criterion) {
 fn raw(c: &mut Criterion) {
     let mut g = group(c, "raw");
     for (name, args) in well_formed() {
-        let schema = by_tool!(name, schema_of)();
-        let validator = jsonschema::validator_for(schema).expect("stitch's schema compiles");
-        let coerce = by_tool!(name, coerce);
-        // A well-formed call is left as it is, so the same value serves every iteration.
-        let mut value = args.clone();
-        assert!(coerce(&mut value) && value == args);
-        assert!(validator.is_valid(&args), "{name}");
-        g.bench_function(BenchmarkId::new("jsonschema", name), |b| {
-            b.iter(|| validator.is_valid(&args))
-        });
-        g.bench_function(BenchmarkId::new("stitch", name), |b| {
-            b.iter(|| coerce(&mut value))
-        });
+        by_tool!(name, raw_pair(&mut g, name, &args));
     }
     g.finish();
 }
