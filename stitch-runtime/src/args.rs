@@ -50,12 +50,14 @@ pub trait ToolArgs: Coerce {
     /// On `Ok`, JSON text at structured positions has been replaced by what it parses to;
     /// nothing else changed and no key was added, dropped or reordered. On `Err`, `args` is
     /// exactly as it was.
+    #[inline]
     fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
         run::<Self>(args).map_err(|(error, _)| error)
     }
 
     /// The typed surface: coerces `args`, then deserializes it. A deserialization failure is
     /// one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue naming its path.
+    #[inline]
     fn from_value(mut args: Value) -> Result<Self, ArgsError> {
         if let Err((error, too_deep)) = run::<Self>(&mut args) {
             if too_deep {
@@ -79,6 +81,7 @@ pub trait ToolArgs: Coerce {
     }
 
     /// The same from the arguments' JSON text, as a model's tool call carries it.
+    #[inline]
     fn from_json(text: &str) -> Result<Self, ArgsError> {
         // Text in which no rule could act goes straight to serde_json (see `fast`).
         if crate::fast::plain(text) {

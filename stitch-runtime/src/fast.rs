@@ -27,42 +27,55 @@ pub(crate) fn plain(text: &str) -> bool {
     // number, nor the depth there). So a text with a `\u` escape, a number with an exponent or
     // a long run of digits, or more than `MAX_OPENS` brackets in all takes the full path too.
     let mut opens = 0usize;
+    if b.len() < 17 {
+        // A short text is scanned in a copy padded with zeros (none of the bytes looked for).
+        let mut padded = [0u8; 17];
+        padded[..b.len()].copy_from_slice(b);
+        return window_is_plain(text, &padded, 0, 0, &mut opens);
+    }
     let mut i = 0;
     while i + 17 <= b.len() {
-        let chunk = scan16(&b[i..i + 17]);
-        if chunk.careful {
+        if !window_is_plain(text, &b[i..i + 17], i, 0, &mut opens) {
             return false;
-        }
-        opens += chunk.opens as usize;
-        if opens > MAX_OPENS {
-            return false;
-        }
-        let mut bits = chunk.pairs;
-        while bits != 0 {
-            let at = i + bits.trailing_zeros() as usize;
-            if !string_is_plain(text, at) {
-                return false;
-            }
-            bits &= bits - 1;
         }
         i += 16;
     }
-    // The last bytes, one at a time (with a zero after the end).
-    while i < b.len() {
-        let (c, next) = (b[i], b.get(i + 1).copied().unwrap_or(0));
-        if (c == b'\\' && next == b'u') || (c.is_ascii_digit() && matches!(next, b'e' | b'E')) {
+    // At most sixteen bytes are left. They are scanned in the window that ends with the text,
+    // its positions before `i` masked off (scanned already). The last byte is looked at only
+    // as the successor of the one before it: each thing looked for is a byte and the next
+    // one, and an opening bracket as the last byte leaves the text malformed, for serde_json
+    // to refuse.
+    if i + 1 < b.len() {
+        let start = b.len() - 17;
+        return window_is_plain(text, &b[start..], start, i - start, &mut opens);
+    }
+    true
+}
+
+/// Scans the sixteen bytes of `w` (which holds one more, their successor) found at `base` in
+/// `text`, from its `skip`th on: `false` when the text is not plain. Counts brackets in `opens`.
+#[inline]
+fn window_is_plain(text: &str, w: &[u8], base: usize, skip: usize, opens: &mut usize) -> bool {
+    let chunk = scan16(w);
+    // A `careful` find before `skip` would have ended the scan already.
+    if chunk.careful {
+        return false;
+    }
+    let keep = u32::MAX << skip;
+    // Most windows hold no bracket; the count (a software popcount on baseline x86_64) is
+    // taken only for those that do.
+    if chunk.opens & keep != 0 {
+        *opens += (chunk.opens & keep).count_ones() as usize;
+        if *opens > MAX_OPENS {
             return false;
         }
-        if matches!(c, b'[' | b'{') {
-            opens += 1;
-            if opens > MAX_OPENS {
-                return false;
-            }
-        }
-        if c == b'"' && matches!(next, b'[' | b'{' | b'\\' | b' ') && !string_is_plain(text, i) {
+    }
+    let mut bits = chunk.pairs & keep;
+    while bits != 0 {
+        if !string_is_plain(text, base + bits.trailing_zeros() as usize) {
             return false;
         }
-        i += 1;
+        bits &= bits - 1;
     }
     true
 }
@@ -74,7 +87,7 @@ const MAX_OPENS: usize = 127;
 struct Chunk {
     /// Bit `k`: byte `k` is `"` and byte `k + 1` is `[`, `{`, `\` or a space.
     pairs: u32,
-    /// How many of the sixteen bytes are `[` or `{`.
+    /// Bit `k`: byte `k` is `[` or `{`.
     opens: u32,
     /// A `\u` escape, a digit followed by `e`/`E`, or sixteen digits in a row.
     careful: bool,
@@ -112,7 +125,7 @@ fn scan16(w: &[u8]) -> Chunk {
                 _mm_movemask_epi8(_mm_or_si128(exponent, unicode)) != 0 || digits == 0xFFFF;
             Chunk {
                 pairs,
-                opens: (_mm_movemask_epi8(opens_here) as u32).count_ones(),
+                opens: _mm_movemask_epi8(opens_here) as u32,
                 careful,
             }
         }
@@ -131,7 +144,7 @@ fn scan16(w: &[u8]) -> Chunk {
                 chunk.pairs |= 1 << k;
             }
             if matches!(c, b'[' | b'{') {
-                chunk.opens += 1;
+                chunk.opens |= 1 << k;
             }
             if (c == b'\\' && next == b'u') || (c.is_ascii_digit() && matches!(next, b'e' | b'E')) {
                 chunk.careful = true;
