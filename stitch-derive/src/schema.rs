@@ -245,10 +245,13 @@ fn compact_property(
     name: &str,
     description: Option<&str>,
 ) -> Option<TokenStream> {
+    // `property` reads an empty description as none, so an explicit `description = ""` (which
+    // the schema states as `"description":""`) keeps the long form too.
     if field.attrs.opaque.is_some()
         || field.attrs.min_items.is_some()
         || field.attrs.max_items.is_some()
         || (cx.recursive && mentions(field.ty, cx.cont.ident))
+        || description == Some("")
     {
         return None;
     }
@@ -256,7 +259,6 @@ fn compact_property(
     let span = syn::spanned::Spanned::span(ty);
     let serde_default = field.default || cx.cont.serde.default;
     let type_default = field.default && !field.default_path;
-    // An empty description says nothing; it is left out as a missing one is.
     let description = esc(description.unwrap_or(""));
     let f = syn::Ident::new("property", span);
     Some(quote_spanned!(span=>

@@ -273,6 +273,41 @@ fn every_kind_of_position_has_a_schema() {
     assert!(required.contains(&json!("x")));
 }
 
+/// A documented struct.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Documented {
+    n: u8,
+}
+
+/// Empty descriptions, with and without item bounds (the derive writes those properties two
+/// ways; both must say the same).
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct EmptyDescriptions {
+    #[stitch(description = "")]
+    plain: String,
+    #[stitch(description = "")]
+    nested: Documented,
+    #[stitch(description = "", max_items = 3)]
+    bounded: Vec<String>,
+    /// Documented here.
+    documented: String,
+    undocumented: String,
+}
+
+#[test]
+fn an_empty_description_is_stated_and_a_missing_one_is_left_out() {
+    let p = &EmptyDescriptions::input_schema()["properties"];
+    assert_eq!(p["plain"], json!({"type": "string", "description": ""}));
+    assert_eq!(
+        p["nested"]["description"], "",
+        "the field's, not the struct's"
+    );
+    assert_eq!(p["bounded"]["description"], "");
+    assert_eq!(p["documented"]["description"], "Documented here.");
+    assert_eq!(p["undocumented"], json!({"type": "string"}));
+    constant_matches::<EmptyDescriptions>();
+}
+
 #[derive(Debug, Deserialize, ToolArgs)]
 pub struct Generic<T> {
     items: OneOrMany<T>,
