@@ -5,6 +5,11 @@
 //! itself. This one reads the value as serde_json's does (the same visits, the same messages)
 //! and builds the path only when an error travels back up: each sequence, map and variant
 //! level adds its segment to the error on the way out. The success path pays nothing for it.
+//!
+//! The value is read in place: strings are moved out of it (no copy), and map keys are lent
+//! to the visitor for as long as the value lives (`visit_borrowed_str`), so a visitor that
+//! keeps keys (serde's buffering for internally tagged and untagged enums and for `flatten`)
+//! keeps them without copying, and each key is still there to name the path of an error.
 
 use core::fmt;
 
@@ -102,8 +107,8 @@ impl fmt::Display for JsonUnexpected<'_> {
 }
 
 /// Deserializes `value` into `T`, or says where and why not.
-pub(crate) fn from_value<T: de::DeserializeOwned>(value: Value) -> Result<T, Error> {
-    T::deserialize(ValueDe(value))
+pub(crate) fn from_value<T: de::DeserializeOwned>(mut value: Value) -> Result<T, Error> {
+    T::deserialize(ValueDe(&mut value))
 }
 
 fn unexpected(value: &Value) -> Unexpected<'_> {
@@ -137,10 +142,13 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
     }
 }
 
-fn visit_array<'de, V: Visitor<'de>>(items: Vec<Value>, visitor: V) -> Result<V::Value, Error> {
+fn visit_array<'de, V: Visitor<'de>>(
+    items: &'de mut [Value],
+    visitor: V,
+) -> Result<V::Value, Error> {
     let len = items.len();
     let mut seq = Seq {
-        items: items.into_iter(),
+        items: items.iter_mut(),
         index: 0,
     };
     match visitor.visit_seq(&mut seq) {
@@ -151,12 +159,12 @@ fn visit_array<'de, V: Visitor<'de>>(items: Vec<Value>, visitor: V) -> Result<V:
 }
 
 fn visit_object<'de, V: Visitor<'de>>(
-    map: Map<String, Value>,
+    map: &'de mut Map<String, Value>,
     visitor: V,
 ) -> Result<V::Value, Error> {
     let len = map.len();
     let mut access = Entries {
-        entries: map.into_iter(),
+        entries: map.iter_mut(),
         current: None,
     };
     match visitor.visit_map(&mut access) {
@@ -166,13 +174,13 @@ fn visit_object<'de, V: Visitor<'de>>(
     }
 }
 
-/// An owned value, read as serde_json reads a `Value`.
-struct ValueDe(Value);
+/// A value read in place, as serde_json reads a `Value` (strings are moved out).
+struct ValueDe<'de>(&'de mut Value);
 
 macro_rules! numbers {
     ($($method:ident)*) => {$(
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-            match &self.0 {
+            match &*self.0 {
                 Value::Number(n) => visit_number(n, visitor),
                 other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
             }
@@ -180,15 +188,15 @@ macro_rules! numbers {
     )*};
 }
 
-impl<'de> Deserializer<'de> for ValueDe {
+impl<'de> Deserializer<'de> for ValueDe<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::Null => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(b),
-            Value::Number(n) => visit_number(&n, visitor),
-            Value::String(s) => visitor.visit_string(s),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Number(n) => visit_number(n, visitor),
+            Value::String(s) => visitor.visit_string(core::mem::take(s)),
             Value::Array(items) => visit_array(items, visitor),
             Value::Object(map) => visit_object(map, visitor),
         }
@@ -200,8 +208,8 @@ impl<'de> Deserializer<'de> for ValueDe {
 
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Bool(b) => visitor.visit_bool(b),
-            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
 
@@ -215,8 +223,8 @@ impl<'de> Deserializer<'de> for ValueDe {
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::String(s) => visitor.visit_string(s),
-            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+            Value::String(s) => visitor.visit_string(core::mem::take(s)),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
 
@@ -226,9 +234,9 @@ impl<'de> Deserializer<'de> for ValueDe {
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::String(s) => visitor.visit_string(s),
+            Value::String(s) => visitor.visit_string(core::mem::take(s)),
             Value::Array(items) => visit_array(items, visitor),
-            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
 
@@ -242,7 +250,7 @@ impl<'de> Deserializer<'de> for ValueDe {
     fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::Null => visitor.visit_unit(),
-            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
 
@@ -265,7 +273,7 @@ impl<'de> Deserializer<'de> for ValueDe {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::Array(items) => visit_array(items, visitor),
-            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
 
@@ -285,7 +293,7 @@ impl<'de> Deserializer<'de> for ValueDe {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::Object(map) => visit_object(map, visitor),
-            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
 
@@ -298,7 +306,7 @@ impl<'de> Deserializer<'de> for ValueDe {
         match self.0 {
             Value::Array(items) => visit_array(items, visitor),
             Value::Object(map) => visit_object(map, visitor),
-            other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
 
@@ -310,7 +318,7 @@ impl<'de> Deserializer<'de> for ValueDe {
     ) -> Result<V::Value, Error> {
         match self.0 {
             Value::Object(map) => {
-                let mut entries = map.into_iter();
+                let mut entries = map.iter_mut();
                 let (variant, value) = match (entries.next(), entries.next()) {
                     (Some(entry), None) => entry,
                     _ => {
@@ -326,10 +334,7 @@ impl<'de> Deserializer<'de> for ValueDe {
                 })
             }
             Value::String(name) => visitor.visit_enum(Variant { name, value: None }),
-            other => Err(de::Error::invalid_type(
-                unexpected(&other),
-                &"string or map",
-            )),
+            other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
         }
     }
 
@@ -338,17 +343,16 @@ impl<'de> Deserializer<'de> for ValueDe {
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        drop(self);
         visitor.visit_unit()
     }
 }
 
-struct Seq {
-    items: std::vec::IntoIter<Value>,
+struct Seq<'de> {
+    items: core::slice::IterMut<'de, Value>,
     index: usize,
 }
 
-impl<'de> SeqAccess<'de> for Seq {
+impl<'de> SeqAccess<'de> for Seq<'de> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(
@@ -373,12 +377,12 @@ impl<'de> SeqAccess<'de> for Seq {
     }
 }
 
-struct Entries {
-    entries: serde_json::map::IntoIter,
-    current: Option<(String, Value)>,
+struct Entries<'de> {
+    entries: serde_json::map::IterMut<'de>,
+    current: Option<(&'de str, &'de mut Value)>,
 }
 
-impl<'de> MapAccess<'de> for Entries {
+impl<'de> MapAccess<'de> for Entries<'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -388,7 +392,7 @@ impl<'de> MapAccess<'de> for Entries {
         let Some((key, value)) = self.entries.next() else {
             return Ok(None);
         };
-        match seed.deserialize(KeyDe(&key)) {
+        match seed.deserialize(KeyDe(key)) {
             Ok(read) => {
                 self.current = Some((key, value));
                 Ok(Some(read))
@@ -401,7 +405,7 @@ impl<'de> MapAccess<'de> for Entries {
         match self.current.take() {
             Some((key, value)) => match seed.deserialize(ValueDe(value)) {
                 Ok(read) => Ok(read),
-                Err(e) => Err(e.at(Segment::Key(key))),
+                Err(e) => Err(e.at(Segment::Key(key.to_owned()))),
             },
             None => Err(de::Error::custom("value is missing")),
         }
@@ -412,8 +416,9 @@ impl<'de> MapAccess<'de> for Entries {
     }
 }
 
-/// A map key: a string, read as a number or a boolean where the type asks (integer-keyed maps).
-struct KeyDe<'a>(&'a str);
+/// A map key: a string, lent for as long as the value lives; read as a number or a boolean
+/// where the type asks (integer-keyed maps).
+struct KeyDe<'de>(&'de str);
 
 macro_rules! parsed_keys {
     ($($method:ident => $ty:ty, $visit:ident;)*) => {$(
@@ -426,11 +431,11 @@ macro_rules! parsed_keys {
     )*};
 }
 
-impl<'de> Deserializer<'de> for KeyDe<'_> {
+impl<'de> Deserializer<'de> for KeyDe<'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        visitor.visit_str(self.0)
+        visitor.visit_borrowed_str(self.0)
     }
 
     parsed_keys! {
@@ -477,17 +482,20 @@ impl<'de> Deserializer<'de> for KeyDe<'_> {
 }
 
 /// An externally tagged enum's variant: its name and, unless it came as a string, its content.
-struct Variant {
-    name: String,
-    value: Option<Value>,
+struct Variant<'de> {
+    name: &'de str,
+    value: Option<&'de mut Value>,
 }
 
-impl<'de> EnumAccess<'de> for Variant {
+impl<'de> EnumAccess<'de> for Variant<'de> {
     type Error = Error;
-    type Variant = Content;
+    type Variant = Content<'de>;
 
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Content), Error> {
-        let read = seed.deserialize(KeyDe(&self.name))?;
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, Content<'de>), Error> {
+        let read = seed.deserialize(KeyDe(self.name))?;
         Ok((
             read,
             Content {
@@ -498,25 +506,25 @@ impl<'de> EnumAccess<'de> for Variant {
     }
 }
 
-struct Content {
-    name: String,
-    value: Option<Value>,
+struct Content<'de> {
+    name: &'de str,
+    value: Option<&'de mut Value>,
 }
 
-impl Content {
+impl Content<'_> {
     /// Adds the variant's key to the path of an error in its content.
-    fn inside<T>(name: String, result: Result<T, Error>) -> Result<T, Error> {
-        result.map_err(|e| e.at(Segment::Key(name)))
+    fn inside<T>(name: &str, result: Result<T, Error>) -> Result<T, Error> {
+        result.map_err(|e| e.at(Segment::Key(name.to_owned())))
     }
 }
 
-impl<'de> VariantAccess<'de> for Content {
+impl<'de> VariantAccess<'de> for Content<'de> {
     type Error = Error;
 
     fn unit_variant(self) -> Result<(), Error> {
         match self.value {
             None | Some(Value::Null) => Ok(()),
-            Some(other) => Err(de::Error::invalid_type(unexpected(&other), &"unit variant")),
+            Some(other) => Err(de::Error::invalid_type(unexpected(other), &"unit variant")),
         }
     }
 
@@ -533,10 +541,7 @@ impl<'de> VariantAccess<'de> for Content {
     fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, Error> {
         match self.value {
             Some(Value::Array(items)) => Content::inside(self.name, visit_array(items, visitor)),
-            Some(other) => Err(de::Error::invalid_type(
-                unexpected(&other),
-                &"tuple variant",
-            )),
+            Some(other) => Err(de::Error::invalid_type(unexpected(other), &"tuple variant")),
             None => Err(de::Error::invalid_type(
                 Unexpected::UnitVariant,
                 &"tuple variant",
@@ -553,7 +558,7 @@ impl<'de> VariantAccess<'de> for Content {
             Some(Value::Object(map)) => Content::inside(self.name, visit_object(map, visitor)),
             Some(Value::Array(items)) => Content::inside(self.name, visit_array(items, visitor)),
             Some(other) => Err(de::Error::invalid_type(
-                unexpected(&other),
+                unexpected(other),
                 &"struct variant",
             )),
             None => Err(de::Error::invalid_type(
