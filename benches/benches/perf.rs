@@ -288,6 +288,9 @@ struct PlainMany {
     v: Vec<String>,
 }
 
+/// A benchmark of reading one kind of input.
+type Reader<I> = fn(&mut criterion::Bencher, &I);
+
 /// Deserializes `T` from text, and drops it, as a server does with each call's arguments.
 fn text_of<T: for<'de> Deserialize<'de>>(b: &mut criterion::Bencher, text: &str) {
     b.iter(|| serde_json::from_str::<T>(black_box(text)).is_ok())
@@ -312,33 +315,29 @@ fn one_or_many(c: &mut Criterion) {
         ("twenty", json!({ "v": twenty })),
     ] {
         let text = value.to_string();
-        let one = name == "one";
-        g.bench_function(BenchmarkId::new("text/stitch", name), |b| {
-            text_of::<Ours>(b, &text)
-        });
-        g.bench_function(BenchmarkId::new("text/serde_with", name), |b| {
-            text_of::<SerdeWith>(b, &text)
-        });
-        g.bench_function(BenchmarkId::new("text/untagged", name), |b| {
-            text_of::<WithUntagged>(b, &text)
-        });
-        g.bench_function(BenchmarkId::new("text/plain", name), |b| match one {
-            true => text_of::<PlainOne>(b, &text),
-            false => text_of::<PlainMany>(b, &text),
-        });
-        g.bench_function(BenchmarkId::new("value/stitch", name), |b| {
-            value_of::<Ours>(b, &value)
-        });
-        g.bench_function(BenchmarkId::new("value/serde_with", name), |b| {
-            value_of::<SerdeWith>(b, &value)
-        });
-        g.bench_function(BenchmarkId::new("value/untagged", name), |b| {
-            value_of::<WithUntagged>(b, &value)
-        });
-        g.bench_function(BenchmarkId::new("value/plain", name), |b| match one {
-            true => value_of::<PlainOne>(b, &value),
-            false => value_of::<PlainMany>(b, &value),
-        });
+        // The floor: the plain type of this many items.
+        let (plain_text, plain_value): (Reader<str>, Reader<Value>) = match name {
+            "one" => (text_of::<PlainOne>, value_of::<PlainOne>),
+            _ => (text_of::<PlainMany>, value_of::<PlainMany>),
+        };
+        let sides: [(&str, Reader<str>, Reader<Value>); 4] = [
+            ("stitch", text_of::<Ours>, value_of::<Ours>),
+            ("serde_with", text_of::<SerdeWith>, value_of::<SerdeWith>),
+            (
+                "untagged",
+                text_of::<WithUntagged>,
+                value_of::<WithUntagged>,
+            ),
+            ("plain", plain_text, plain_value),
+        ];
+        for (side, from_text, from_value) in sides {
+            g.bench_function(BenchmarkId::new(format!("text/{side}"), name), |b| {
+                from_text(b, &text)
+            });
+            g.bench_function(BenchmarkId::new(format!("value/{side}"), name), |b| {
+                from_value(b, &value)
+            });
+        }
     }
     g.finish();
 }

@@ -25,6 +25,13 @@ fn esc(text: &str) -> String {
     out
 }
 
+/// The description: `#[stitch(description = "…")]`, else the doc comment.
+fn described(attr: &Option<crate::attr::Spanned<String>>, doc: &Option<String>) -> Option<String> {
+    attr.as_ref()
+        .map(|d| d.value.clone())
+        .or_else(|| doc.clone())
+}
+
 /// The marker type that stands for the container inside its own fields' schemas.
 fn marker() -> syn::Ident {
     format_ident!("__StitchRecursion")
@@ -49,12 +56,7 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
             }
         }
         Data::Struct(fields) => {
-            let description = cont
-                .attrs
-                .description
-                .as_ref()
-                .map(|d| d.value.clone())
-                .or_else(|| cont.doc.clone());
+            let description = described(&cont.attrs.description, &cont.doc);
             (object(&cx, fields, description), quote!(false))
         }
         Data::Newtype(field) => (field_schema(&cx, field), optional_of(&cx, field)),
@@ -274,12 +276,7 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
         .filter(|f| !f.skip && !f.flatten)
         .map(|field| {
             let name = esc(&field.names.wire);
-            let description = field
-                .attrs
-                .description
-                .as_ref()
-                .map(|d| d.value.clone())
-                .or_else(|| field.doc.clone());
+            let description = described(&field.attrs.description, &field.doc);
             if let Some(compact) = compact_property(cx, field, &name, description.as_deref()) {
                 return compact;
             }
