@@ -44,3 +44,26 @@ pub fn text_list_message(path: &str) -> String {
         "{path} is a list written as text \u{2014} pass the array itself, not JSON written as text"
     )
 }
+
+/// Runs `f` on a thread with a 2 MiB stack (a small one, as a server's worker may have), and
+/// returns what it returns: deep inputs must neither overflow it nor be dropped recursively.
+pub fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+/// Drops a value without recursion, however deep (serde_json's `Drop` recurses).
+pub fn drop_deep(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}

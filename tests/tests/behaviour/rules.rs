@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{IssueKind, OneOrMany, ToolArgs, MAX_DEPTH};
-use stitch_tests::issues;
+use stitch_tests::{drop_deep, issues, on_small_stack};
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct FileMeta {
@@ -349,27 +349,6 @@ fn nested_value(levels: usize) -> Value {
     value
 }
 
-/// Drops a deep value without recursion (serde_json's `Drop` recurses).
-fn forget_deep(value: Value) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
-fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
-}
-
 #[test]
 fn r7_deep_values_are_refused_on_every_surface() {
     on_small_stack(|| {
@@ -383,7 +362,7 @@ fn r7_deep_values_are_refused_on_every_surface() {
         let mut value = nested_value(100_000);
         let err = Node::coerce_value(&mut value).unwrap_err();
         assert_eq!(err.issues()[0].kind(), IssueKind::TooDeep);
-        forget_deep(value);
+        drop_deep(value);
 
         let text = "{\"children\":[".repeat(100_000) + &"]}".repeat(100_000);
         let err = Node::from_json(&text).unwrap_err();

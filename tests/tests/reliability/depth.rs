@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use stitch_runtime::{ArgsError, IssueKind, OneOrMany, ToolArgs, MAX_DEPTH};
+use stitch_tests::{drop_deep, on_small_stack};
 
 use super::checks::Node;
 
@@ -202,18 +203,6 @@ fn hole(level: &mut Value) -> &mut Value {
     }
 }
 
-/// Drops a deep value without recursion (serde_json's `Drop` recurses).
-fn dispose(value: Value) {
-    let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Array(items) => stack.extend(items),
-            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
-            _ => {}
-        }
-    }
-}
-
 /// Equality without recursion (serde_json's `PartialEq` recurses).
 fn same(a: &Value, b: &Value) -> bool {
     let mut stack = vec![(a, b)];
@@ -238,15 +227,6 @@ fn same(a: &Value, b: &Value) -> bool {
         }
     }
     true
-}
-
-fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
 }
 
 /// One `TooDeep` issue whose path follows the nesting (the segments of `unit` over and over)
@@ -288,8 +268,8 @@ fn recursive_types_100_000_levels_deep_are_refused_where_they_stop() {
                 "{}: coerce_value changed the value",
                 case.name
             );
-            dispose(value);
-            dispose(original);
+            drop_deep(value);
+            drop_deep(original);
 
             // The text is refused by the parser itself; the path is checked below.
             let err = (case.from_json)(&case.text(LEVELS)).unwrap_err();

@@ -5,20 +5,11 @@
 use serde::Deserialize;
 use serde_json::Value;
 use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
-use stitch_tests::issues;
+use stitch_tests::{issues, on_small_stack};
 
 #[derive(Debug, Deserialize, ToolArgs)]
 struct ViewFile {
     paths: OneOrMany<String>,
-}
-
-fn on_small_stack<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> R {
-    std::thread::Builder::new()
-        .stack_size(2 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap()
 }
 
 /// Found by the `from_json` target (`{"tags":"falsetr[\"##k$####\udc00###]"}` for a type
