@@ -1,4 +1,4 @@
-//! The rules R1–R7 beyond the vector table, for every kind of position.
+//! The rules R1–R7 of `docs/rules.md` beyond its vector table, for every kind of position.
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};

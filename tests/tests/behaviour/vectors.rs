@@ -1,4 +1,4 @@
-//! Every row of the test vector table of `coercion-rules.md`, through all three surfaces.
+//! Every row of the test vector table of `docs/rules.md#test-vectors`, through all three surfaces.
 
 use serde::Deserialize;
 use serde_json::{json, Value};

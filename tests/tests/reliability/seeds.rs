@@ -1,4 +1,4 @@
-//! The seed inputs of the fuzz targets: the test vectors of `coercion-rules.md` and of the
+//! The seed inputs of the fuzz targets: the test vectors of `docs/rules.md` and of the
 //! behaviour tests, as arguments of the fuzzed tool types.
 //!
 //! `fuzz/seeds/<target>/` holds them as files (written by the ignored test
@@ -11,7 +11,7 @@ use super::checks;
 
 /// Arguments texts (JSON, or not quite): the seeds of `from_json` and `coerce_value`.
 pub const ARGS: &[&str] = &[
-    // The vector table of coercion-rules.md.
+    // The vector table of docs/rules.md#test-vectors.
     r#"{"tags":"[\"a\",\"b\"]"}"#,
     r#"{"meta":"{\"x\":42}"}"#,
     r#"{"tags":"[\"x\"]"}"#,
