@@ -9,7 +9,7 @@ use proptest::sample::{select, Index};
 use serde_json::{Map, Value};
 use stitch_runtime::Bounds;
 
-use super::checks;
+use stitch_tests::checks;
 
 /// Cases per property.
 pub const CASES: u32 = 256;

@@ -1,5 +1,5 @@
-//! The reliability checks, shared by the fuzz targets (`fuzz/fuzz_targets/*.rs` include this
-//! file with `#[path]`), the corpus replay and the property tests of the `reliability` binary.
+//! The reliability checks, shared by the fuzz targets (the `fuzz` crate depends on this
+//! library), the corpus replay and the property tests of the `reliability` binary.
 //!
 //! Three properties, one entry point each for raw fuzz input:
 //!
@@ -17,9 +17,6 @@
 //! A check returns `Err(description)` when a promise is broken; a panic inside stitch goes
 //! through (the fuzzer reports it as a crash, a test as a failure).
 
-// Each user (a fuzz target, the test binary) uses part of this module.
-#![allow(dead_code)]
-
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, DefaultHasher};
@@ -36,6 +33,7 @@ pub type Outcome = Result<(), String>;
 /// Hashed collections with a fixed hasher, so that two values read from the same arguments
 /// print the same (the checks compare typed values by their `Debug` text).
 pub type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+/// A `HashSet` with a fixed hasher, as [`HashMap`].
 pub type HashSet<T> = std::collections::HashSet<T, BuildHasherDefault<DefaultHasher>>;
 
 // ---------------------------------------------------------------------------------------------
