@@ -3,6 +3,7 @@
 //! Each type derives both `serde::Deserialize` and `ToolArgs`, so every test can compare what
 //! stitch reports against what serde reads.
 
+pub mod alloc;
 pub mod checks;
 pub mod tools;
 

@@ -6,42 +6,18 @@
 // The argument types exist to be walked; their fields are not read back.
 #![allow(dead_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{is_text_list, Bounds, OneOrMany, ToolArgs};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use stitch_tests::alloc::{measure, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Runs `f`, returning its result and the number of allocations it made on this thread.
 fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let r = f();
-    (r, ALLOCATIONS.with(Cell::get) - before)
+    let (r, counts) = measure(f);
+    (r, counts.allocations)
 }
 
 #[derive(Deserialize, ToolArgs)]

@@ -5,47 +5,18 @@
 //! A counting allocator (bytes requested, per thread) shows what each call allocates; the
 //! pointer of the string shows it is moved, not copied, into the typed value.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
-
-struct Counting;
-
-thread_local! {
-    static BYTES: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards to `System`; the counter is a thread-local `Cell` that never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = BYTES.try_with(|n| n.set(n.get() + layout.size()));
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = BYTES.try_with(|n| n.set(n.get() + new_size));
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use stitch_tests::alloc::{measure, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 /// Runs `f`, returning its result and the bytes it asked the allocator for on this thread.
 fn allocated<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = BYTES.with(Cell::get);
-    let r = f();
-    (r, BYTES.with(Cell::get) - before)
+    let (r, counts) = measure(f);
+    (r, counts.bytes)
 }
 
 const MIB: usize = 1 << 20;
