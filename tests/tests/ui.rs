@@ -20,14 +20,15 @@ fn compile_fail() {
         eprintln!("{SKIP}=1: the compile-fail cases (tests/tests/ui) are skipped");
         return;
     }
-    assert!(
-        ON_PINNED,
-        "the compile-fail cases compare compiler output written with Rust {PINNED}, the \
-         toolchain rust-toolchain.toml pins, but this test was compiled by another ({}); run \
-         it with the pinned toolchain (plain `cargo test` in the repository picks it), or set \
-         {SKIP}=1 to skip it",
-        option_env!("RUSTUP_TOOLCHAIN").unwrap_or("not named by rustup"),
-    );
+    if !ON_PINNED {
+        panic!(
+            "the compile-fail cases compare compiler output written with Rust {PINNED}, the \
+             toolchain rust-toolchain.toml pins, but this test was compiled by another ({}); \
+             run it with the pinned toolchain (plain `cargo test` in the repository picks it), \
+             or set {SKIP}=1 to skip it",
+            option_env!("RUSTUP_TOOLCHAIN").unwrap_or("not named by rustup"),
+        );
+    }
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/**/*.rs");
 }
