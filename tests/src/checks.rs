@@ -27,6 +27,8 @@ use serde_json::{Map, Value};
 use stitch_runtime::text_list::is_json_string;
 use stitch_runtime::{is_text_list, ArgsError, Bounds, IssueKind, OneOrMany, ToolArgs, MAX_ISSUES};
 
+use crate::text_list_message;
+
 /// `Ok` or what went wrong.
 pub type Outcome = Result<(), String>;
 
@@ -630,18 +632,6 @@ pub fn check_error(err: &ArgsError) -> Outcome {
         return Err(format!("{err:?} does not display or serialize"));
     }
     Ok(())
-}
-
-/// The refusal message of rule R3 at `path`.
-pub fn text_list_message(path: &str) -> String {
-    let shown = if path.is_empty() {
-        "the arguments"
-    } else {
-        path
-    };
-    format!(
-        "{shown} is a list written as text \u{2014} pass the array itself, not JSON written as text"
-    )
 }
 
 /// Property 3 for one type: see the module docs. Also: `from_value` is `coerce_value` then
