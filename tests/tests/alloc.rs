@@ -10,6 +10,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{is_text_list, Bounds, OneOrMany, ToolArgs};
 use stitch_tests::alloc::{measure, Counting};
+use stitch_tests::tools::{Paths20, RowWithoutNotes};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -21,12 +22,6 @@ fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
 }
 
 #[derive(Deserialize, ToolArgs)]
-struct ViewFile {
-    #[stitch(max_items = 20)]
-    paths: OneOrMany<String>,
-}
-
-#[derive(Deserialize, ToolArgs)]
 #[serde(rename_all = "lowercase")]
 enum Kind {
     File,
@@ -34,38 +29,31 @@ enum Kind {
 }
 
 #[derive(Deserialize, ToolArgs)]
-struct Filters {
+struct KindFilters {
     kinds: Vec<Kind>,
     #[serde(default)]
     max_size: Option<u64>,
 }
 
 #[derive(Deserialize, ToolArgs)]
-struct Search {
+struct SearchWithExtra {
     query: String,
     #[serde(default)]
     tags: Option<OneOrMany<String>>,
-    filters: Filters,
+    filters: KindFilters,
     #[serde(default)]
     extra: Value,
 }
 
 #[derive(Deserialize, ToolArgs)]
-struct Row {
-    line: u32,
-    #[stitch(max_items = 8)]
-    names: OneOrMany<String>,
-}
-
-#[derive(Deserialize, ToolArgs)]
-struct Edit {
+struct LineEdit {
     file: String,
-    rows: Vec<Row>,
+    rows: Vec<RowWithoutNotes>,
 }
 
 #[derive(Deserialize, ToolArgs)]
 #[serde(tag = "action", rename_all = "snake_case")]
-enum Action {
+enum FileAction {
     Move {
         from: String,
         to: String,
@@ -86,30 +74,30 @@ fn well_formed() -> Vec<Case> {
         .collect();
     vec![
         ("view_file one", json!({"paths": "a.png"}), |v| {
-            ViewFile::coerce_value(v).is_ok()
+            Paths20::coerce_value(v).is_ok()
         }),
         (
             "view_file 20",
             json!({"paths": (0..20).map(|i| format!("img/{i}.png")).collect::<Vec<_>>()}),
-            |v| ViewFile::coerce_value(v).is_ok(),
+            |v| Paths20::coerce_value(v).is_ok(),
         ),
         (
             "view_file plain bracketed",
             json!({"paths": "[preview].png"}),
-            |v| ViewFile::coerce_value(v).is_ok(),
+            |v| Paths20::coerce_value(v).is_ok(),
         ),
         (
             "search",
             json!({"query": "q", "tags": ["x", "[y"], "filters": {"kinds": ["file"], "max_size": 10}, "extra": {"a": [1, {"b": 2}]}}),
-            |v| Search::coerce_value(v).is_ok(),
+            |v| SearchWithExtra::coerce_value(v).is_ok(),
         ),
         ("edit 50 rows", json!({"file": "f.rs", "rows": rows}), |v| {
-            Edit::coerce_value(v).is_ok()
+            LineEdit::coerce_value(v).is_ok()
         }),
         (
             "action",
             json!({"action": "tag", "paths": ["a", "b"], "tags": ["t"]}),
-            |v| Action::coerce_value(v).is_ok(),
+            |v| FileAction::coerce_value(v).is_ok(),
         ),
     ]
 }
@@ -152,7 +140,7 @@ fn a_no_from_the_array_check_allocates_nothing() {
 #[test]
 fn a_refusal_allocates_only_for_its_issue() {
     let mut args = json!({"file": "f", "rows": [{"line": 1, "names": "[\"a\"]"}]});
-    let (result, n) = allocations(|| Edit::coerce_value(&mut args));
+    let (result, n) = allocations(|| LineEdit::coerce_value(&mut args));
     let err = result.unwrap_err();
     assert_eq!(err.issues()[0].path(), "rows.0.names");
     // The issue list, the rendered path and the message: one allocation each.
