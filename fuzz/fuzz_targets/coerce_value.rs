@@ -4,9 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-
-#[path = "../../tests/tests/reliability/checks.rs"]
-mod checks;
+use stitch_tests::checks;
 
 fuzz_target!(|data: &[u8]| {
     if let Err(e) = checks::coerce_input(data) {

@@ -3,6 +3,9 @@
 //! Each type derives both `serde::Deserialize` and `ToolArgs`, so every test can compare what
 //! stitch reports against what serde reads.
 
+pub mod alloc;
+pub mod checks;
+pub mod text_edit;
 pub mod tools;
 
 use serde_json::Value;
@@ -38,10 +41,15 @@ pub fn issues(err: &ArgsError) -> Vec<(String, IssueKind)> {
         .collect()
 }
 
-/// The refusal message R3 prescribes for `path`.
+/// The refusal message R3 prescribes for `path` (the root's is "the arguments ...").
 pub fn text_list_message(path: &str) -> String {
+    let shown = if path.is_empty() {
+        "the arguments"
+    } else {
+        path
+    };
     format!(
-        "{path} is a list written as text \u{2014} pass the array itself, not JSON written as text"
+        "{shown} is a list written as text \u{2014} pass the array itself, not JSON written as text"
     )
 }
 

@@ -1,4 +1,6 @@
-//! Realistic tool argument types, shared by the schema, agreement and golden tests.
+//! Realistic tool argument types, shared by the integration tests: the README's `ViewFile` and
+//! its siblings, then the smaller shapes several tests walk (a bare list of paths, a row of
+//! names). A test that needs a variant of one declares it under a name of its own.
 
 use std::collections::BTreeMap;
 
@@ -120,4 +122,52 @@ pub struct Act {
     /// Why, in a sentence.
     #[serde(default)]
     pub reason: Option<String>,
+}
+
+/// The README's tool reduced to its list: `paths`, one or many, with no bounds.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Paths {
+    /// A path, or a list of paths.
+    pub paths: OneOrMany<String>,
+}
+
+/// [`Paths`] with the README's bound: at most 20 paths.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Paths20 {
+    /// A path, or a list of at most 20.
+    #[stitch(max_items = 20)]
+    pub paths: OneOrMany<String>,
+}
+
+/// One or more names, at most three.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Names3 {
+    /// A name, or a list of at most three.
+    #[stitch(max_items = 3)]
+    pub names: OneOrMany<String>,
+}
+
+/// A row whose names may be left out, and are at most three.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Row3 {
+    /// A name, or a list of at most three.
+    #[stitch(max_items = 3)]
+    pub names: Option<OneOrMany<String>>,
+}
+
+/// A list of [`Row3`]s, for paths through a sequence (`rows.1.names`).
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct Rows3 {
+    /// The rows.
+    pub rows: Vec<Row3>,
+}
+
+/// [`Row`] without its notes: a line number and at most eight names.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+pub struct RowWithoutNotes {
+    /// 1-based line number.
+    pub line: u32,
+    /// The names on that line.
+    #[stitch(max_items = 8)]
+    pub names: OneOrMany<String>,
 }

@@ -6,48 +6,19 @@
 // The argument types exist to be walked; their fields are not read back.
 #![allow(dead_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{is_text_list, Bounds, OneOrMany, ToolArgs};
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use stitch_tests::alloc::{measure, Counting};
+use stitch_tests::tools::{Paths20, RowWithoutNotes};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// Runs `f`, returning its result and the number of allocations it made on this thread.
 fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let r = f();
-    (r, ALLOCATIONS.with(Cell::get) - before)
-}
-
-#[derive(Deserialize, ToolArgs)]
-struct ViewFile {
-    #[stitch(max_items = 20)]
-    paths: OneOrMany<String>,
+    let (r, counts) = measure(f);
+    (r, counts.allocations)
 }
 
 #[derive(Deserialize, ToolArgs)]
@@ -58,38 +29,31 @@ enum Kind {
 }
 
 #[derive(Deserialize, ToolArgs)]
-struct Filters {
+struct KindFilters {
     kinds: Vec<Kind>,
     #[serde(default)]
     max_size: Option<u64>,
 }
 
 #[derive(Deserialize, ToolArgs)]
-struct Search {
+struct SearchWithExtra {
     query: String,
     #[serde(default)]
     tags: Option<OneOrMany<String>>,
-    filters: Filters,
+    filters: KindFilters,
     #[serde(default)]
     extra: Value,
 }
 
 #[derive(Deserialize, ToolArgs)]
-struct Row {
-    line: u32,
-    #[stitch(max_items = 8)]
-    names: OneOrMany<String>,
-}
-
-#[derive(Deserialize, ToolArgs)]
-struct Edit {
+struct LineEdit {
     file: String,
-    rows: Vec<Row>,
+    rows: Vec<RowWithoutNotes>,
 }
 
 #[derive(Deserialize, ToolArgs)]
 #[serde(tag = "action", rename_all = "snake_case")]
-enum Action {
+enum FileAction {
     Move {
         from: String,
         to: String,
@@ -110,30 +74,30 @@ fn well_formed() -> Vec<Case> {
         .collect();
     vec![
         ("view_file one", json!({"paths": "a.png"}), |v| {
-            ViewFile::coerce_value(v).is_ok()
+            Paths20::coerce_value(v).is_ok()
         }),
         (
             "view_file 20",
             json!({"paths": (0..20).map(|i| format!("img/{i}.png")).collect::<Vec<_>>()}),
-            |v| ViewFile::coerce_value(v).is_ok(),
+            |v| Paths20::coerce_value(v).is_ok(),
         ),
         (
             "view_file plain bracketed",
             json!({"paths": "[preview].png"}),
-            |v| ViewFile::coerce_value(v).is_ok(),
+            |v| Paths20::coerce_value(v).is_ok(),
         ),
         (
             "search",
             json!({"query": "q", "tags": ["x", "[y"], "filters": {"kinds": ["file"], "max_size": 10}, "extra": {"a": [1, {"b": 2}]}}),
-            |v| Search::coerce_value(v).is_ok(),
+            |v| SearchWithExtra::coerce_value(v).is_ok(),
         ),
         ("edit 50 rows", json!({"file": "f.rs", "rows": rows}), |v| {
-            Edit::coerce_value(v).is_ok()
+            LineEdit::coerce_value(v).is_ok()
         }),
         (
             "action",
             json!({"action": "tag", "paths": ["a", "b"], "tags": ["t"]}),
-            |v| Action::coerce_value(v).is_ok(),
+            |v| FileAction::coerce_value(v).is_ok(),
         ),
     ]
 }
@@ -176,7 +140,7 @@ fn a_no_from_the_array_check_allocates_nothing() {
 #[test]
 fn a_refusal_allocates_only_for_its_issue() {
     let mut args = json!({"file": "f", "rows": [{"line": 1, "names": "[\"a\"]"}]});
-    let (result, n) = allocations(|| Edit::coerce_value(&mut args));
+    let (result, n) = allocations(|| LineEdit::coerce_value(&mut args));
     let err = result.unwrap_err();
     assert_eq!(err.issues()[0].path(), "rows.0.names");
     // The issue list, the rendered path and the message: one allocation each.

@@ -4,20 +4,15 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
 use stitch_tests::issues;
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Row {
-    #[stitch(max_items = 3)]
-    names: OneOrMany<String>,
-}
+use stitch_tests::tools::Names3;
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(rename_all = "snake_case")]
 enum External {
     Stop,
-    Move(Row),
+    Move(Names3),
     Swap(String, Vec<u32>),
-    EditRows { rows: Vec<Row> },
+    EditRows { rows: Vec<Names3> },
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -28,9 +23,9 @@ enum External {
 )]
 enum Internal {
     Stop,
-    Move(Row),
+    Move(Names3),
     EditRows {
-        row_list: Vec<Row>,
+        row_list: Vec<Names3>,
     },
     #[serde(alias = "view")]
     ViewFile {
@@ -43,9 +38,9 @@ enum Internal {
 #[serde(tag = "t", content = "c")]
 enum Adjacent {
     Stop,
-    Move(Row),
+    Move(Names3),
     Swap(String, Vec<u32>),
-    Edit { rows: Vec<Row> },
+    Edit { rows: Vec<Names3> },
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -96,7 +91,7 @@ fn external_variants_are_walked_under_their_key() {
     assert_eq!(
         got.action,
         External::EditRows {
-            rows: vec![Row {
+            rows: vec![Names3 {
                 names: OneOrMany::One("a".to_owned())
             }]
         }
@@ -124,7 +119,7 @@ fn internal_variants_add_no_segment() {
     .unwrap();
     assert_eq!(
         got.action,
-        Internal::Move(Row {
+        Internal::Move(Names3 {
             names: OneOrMany::Many(vec!["a".into(), "b".into()])
         })
     );

@@ -6,16 +6,16 @@ use stitch_runtime::{ArgsError, IssueKind, OneOrMany, ToolArgs};
 use stitch_tests::issues;
 
 #[derive(Debug, Deserialize, ToolArgs)]
-struct Row {
+struct WeightedRow {
     names: OneOrMany<String>,
     #[serde(default)]
     weight: u8,
 }
 
 #[derive(Debug, Deserialize, ToolArgs)]
-struct Edit {
+struct WeightedEdit {
     file: String,
-    rows: Vec<Row>,
+    rows: Vec<WeightedRow>,
 }
 
 fn assert_error_traits<E: std::error::Error + Send + Sync + 'static>() {}
@@ -27,7 +27,7 @@ fn args_error_is_a_proper_error() {
 
 #[test]
 fn deserialization_failures_name_their_path() {
-    let err = Edit::from_value(
+    let err = WeightedEdit::from_value(
         json!({"file": "a", "rows": [{"names": "x"}, {"names": "y", "weight": 300}]}),
     )
     .unwrap_err();
@@ -39,14 +39,14 @@ fn deserialization_failures_name_their_path() {
         err.to_string(),
         "rows.1.weight: invalid value: integer `300`, expected u8"
     );
-    let err = Edit::from_value(json!({"rows": []})).unwrap_err();
+    let err = WeightedEdit::from_value(json!({"rows": []})).unwrap_err();
     assert_eq!(err.to_string(), "missing field `file`");
     assert_eq!(err.issues()[0].path(), "");
 }
 
 #[test]
 fn malformed_json_text_is_one_invalid_issue() {
-    let err = Edit::from_json("{\"file\": ").unwrap_err();
+    let err = WeightedEdit::from_json("{\"file\": ").unwrap_err();
     assert_eq!(issues(&err), [(String::new(), IssueKind::Invalid)]);
     assert!(
         err.to_string()
@@ -57,9 +57,10 @@ fn malformed_json_text_is_one_invalid_issue() {
 
 #[test]
 fn serializes_for_a_json_rpc_error() {
-    let err =
-        Edit::from_value(json!({"file": "a", "rows": [{"names": "[\"x\"]"}, {"names": "[]"}]}))
-            .unwrap_err();
+    let err = WeightedEdit::from_value(
+        json!({"file": "a", "rows": [{"names": "[\"x\"]"}, {"names": "[]"}]}),
+    )
+    .unwrap_err();
     let value = serde_json::to_value(&err).unwrap();
     assert_eq!(
         value,
@@ -73,7 +74,8 @@ fn serializes_for_a_json_rpc_error() {
 
 #[test]
 fn the_message_uses_an_em_dash_with_single_spaces() {
-    let err = Edit::from_value(json!({"file": "a", "rows": [{"names": "[\"x\"]"}]})).unwrap_err();
+    let err =
+        WeightedEdit::from_value(json!({"file": "a", "rows": [{"names": "[\"x\"]"}]})).unwrap_err();
     let message = err.issues()[0].message();
     assert!(message.contains(" \u{2014} "));
     assert!(!message.contains("  "));

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{IssueKind, OneOrMany, ToolArgs, MAX_DEPTH};
+use stitch_tests::tools::Paths;
 use stitch_tests::{drop_deep, issues, on_small_stack};
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -241,11 +242,6 @@ fn r4_walks_map_values_and_names_their_keys() {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Strict {
-    paths: OneOrMany<String>,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(deny_unknown_fields)]
 struct Denying {
     paths: OneOrMany<String>,
@@ -254,8 +250,8 @@ struct Denying {
 #[test]
 fn r4_unknown_keys_are_kept_exactly() {
     let args = json!({"paths": "a", "extra": "[\"x\"]", "nested": {"deep": "{\"a\": 1}"}});
-    assert_eq!(coerce::<Strict>(args.clone()).unwrap(), args);
-    assert!(Strict::from_value(args.clone()).is_ok());
+    assert_eq!(coerce::<Paths>(args.clone()).unwrap(), args);
+    assert!(Paths::from_value(args.clone()).is_ok());
     let err = Denying::from_value(args).unwrap_err();
     assert_eq!(err.issues()[0].kind(), IssueKind::Invalid);
     assert!(err.to_string().contains("unknown field `extra`"), "{err}");
@@ -265,7 +261,7 @@ fn r4_unknown_keys_are_kept_exactly() {
 fn r4_key_order_is_kept() {
     let text = r#"{"z": 1, "paths": "[preview].png", "a": "[\"x\"]"}"#;
     let mut value: Value = serde_json::from_str(text).unwrap();
-    Strict::coerce_value(&mut value).unwrap();
+    Paths::coerce_value(&mut value).unwrap();
     assert_eq!(
         value.to_string(),
         serde_json::from_str::<Value>(text).unwrap().to_string()
@@ -315,17 +311,17 @@ fn r6_issues_are_capped_with_a_count() {
 #[test]
 fn roots_that_are_not_objects_are_errors_not_panics() {
     for args in [json!(null), json!(1), json!("text"), json!(true)] {
-        let err = Strict::from_value(args.clone()).unwrap_err();
+        let err = Paths::from_value(args.clone()).unwrap_err();
         assert_eq!(err.issues()[0].kind(), IssueKind::Invalid, "{args}");
         assert_eq!(err.issues()[0].path(), "");
     }
     // serde reads a struct from an array too, field by field; stitch keeps serde's reading.
-    let got = Strict::from_value(json!(["a"])).unwrap();
+    let got = Paths::from_value(json!(["a"])).unwrap();
     assert_eq!(got.paths, OneOrMany::One("a".to_owned()));
-    let err = Strict::from_value(json!([1])).unwrap_err();
+    let err = Paths::from_value(json!([1])).unwrap_err();
     assert_eq!(issues(&err), [("0".to_owned(), IssueKind::Invalid)]);
     // The arguments object itself written as text is repaired like any object.
-    let got = Strict::from_value(json!("{\"paths\": \"a\"}")).unwrap();
+    let got = Paths::from_value(json!("{\"paths\": \"a\"}")).unwrap();
     assert_eq!(got.paths, OneOrMany::One("a".to_owned()));
 }
 
@@ -389,7 +385,7 @@ fn r7_deep_values_under_unknown_keys_and_any_are_refused() {
         let mut args = serde_json::Map::new();
         args.insert("paths".to_owned(), json!("a"));
         args.insert("junk".to_owned(), deep);
-        let err = Strict::from_value(Value::Object(args)).unwrap_err();
+        let err = Paths::from_value(Value::Object(args)).unwrap_err();
         assert_eq!(err.issues()[0].kind(), IssueKind::TooDeep);
         assert!(err.issues()[0].path().starts_with("junk.0.0"));
     });

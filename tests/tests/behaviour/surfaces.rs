@@ -7,34 +7,16 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{Args, ArgsError, IssueKind, OneOrMany, ToolArgs};
 use stitch_tests::text_list_message;
+use stitch_tests::tools::{RowWithoutNotes, ViewFile};
 
 /// The example `cargo run -p stitch-runtime --example agent_step`, compiled here unchanged.
 #[path = "../../../stitch-runtime/examples/agent_step.rs"]
 mod agent_step;
 
-/// Show one or more files to the model.
-#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
-#[serde(deny_unknown_fields)]
-struct ViewFile {
-    /// A path, or a list of paths.
-    #[stitch(min_items = 1, max_items = 20)]
-    paths: OneOrMany<String>,
-}
-
-/// One line of an edit.
-#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
-struct Row {
-    /// 1-based line number.
-    line: u32,
-    /// The names on that line.
-    #[stitch(max_items = 8)]
-    names: OneOrMany<String>,
-}
-
 /// What to do with the names.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-enum Action {
+enum MarkOrTag {
     /// Mark them.
     Mark,
     /// Tag them.
@@ -46,18 +28,19 @@ enum Action {
 
 /// Act on names on lines of a file.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
-struct Edit {
+struct MarkEdit {
     /// The file.
     file: String,
     /// One row per line.
-    rows: Vec<Row>,
+    rows: Vec<RowWithoutNotes>,
     /// What to do.
-    action: Action,
+    action: MarkOrTag,
 }
 
 fn view(paths: &[&str]) -> ViewFile {
     ViewFile {
         paths: OneOrMany::Many(paths.iter().map(|p| p.to_string()).collect()),
+        max_pixels: None,
     }
 }
 
@@ -73,7 +56,7 @@ fn args_deserializes_through_stitch() {
     assert_eq!(one.paths, OneOrMany::One("[preview].png".to_owned()));
 
     // JSON text where no string is expected is repaired, as `from_value` does.
-    let edit = serde_json::from_value::<Args<Edit>>(json!({
+    let edit = serde_json::from_value::<Args<MarkEdit>>(json!({
         "file": "notes.md",
         "rows": "[{\"line\": 2, \"names\": [\"fox\"]}]",
         "action": {"kind": "mark"},
@@ -99,9 +82,9 @@ fn a_refusal_is_the_deserializers_error_with_the_full_message() {
         "rows": [{"line": 1, "names": "[\"fox\"]"}, {"line": 2, "names": "[\"a\", \"b\"]"}],
         "action": {"kind": "tag", "labels": "[\"x\"]"},
     });
-    let expected = Edit::from_value(args.clone()).unwrap_err();
+    let expected = MarkEdit::from_value(args.clone()).unwrap_err();
     assert_eq!(expected.issues().len(), 3);
-    let err = serde_json::from_value::<Args<Edit>>(args).unwrap_err();
+    let err = serde_json::from_value::<Args<MarkEdit>>(args).unwrap_err();
     assert_eq!(err.to_string(), expected.to_string());
     let text = expected.to_string();
     let mut lines: Vec<&str> = text.lines().collect();
@@ -116,7 +99,7 @@ fn a_refusal_is_the_deserializers_error_with_the_full_message() {
     );
 
     // A wrong type: the path and serde's reason.
-    let err = serde_json::from_value::<Args<Edit>>(json!({
+    let err = serde_json::from_value::<Args<MarkEdit>>(json!({
         "file": "notes.md",
         "rows": [{"line": "two", "names": "fox"}],
         "action": {"kind": "mark"},
@@ -181,7 +164,10 @@ fn args_is_its_value() {
     args.paths = OneOrMany::One("b".to_owned()); // DerefMut
     let copy = args.clone();
     assert_eq!(copy, args);
-    assert_eq!(format!("{args:?}"), r#"Args(ViewFile { paths: One("b") })"#);
+    assert_eq!(
+        format!("{args:?}"),
+        r#"Args(ViewFile { paths: One("b"), max_pixels: None })"#
+    );
     assert_eq!(Args::from(view(&["b"])).into_inner(), view(&["b"]));
     assert_eq!(args.into_inner().paths, OneOrMany::One("b".to_owned()));
 }
@@ -198,11 +184,11 @@ fn args_has_the_types_schema_inline() {
         <Args<ViewFile> as JsonSchema>::schema_name(),
         <ViewFile as JsonSchema>::schema_name()
     );
-    assert!(<Args<Edit> as JsonSchema>::inline_schema());
+    assert!(<Args<MarkEdit> as JsonSchema>::inline_schema());
 
     let mut generator = SchemaGenerator::default();
-    let schema = generator.subschema_for::<Args<Edit>>().to_value();
-    assert_eq!(&schema, Edit::input_schema());
+    let schema = generator.subschema_for::<Args<MarkEdit>>().to_value();
+    assert_eq!(&schema, MarkEdit::input_schema());
     assert!(generator.definitions().is_empty());
 
     // As rmcp builds a tool's inputSchema: a root schema, draft 2020-12 (rmcp then drops the
@@ -226,10 +212,13 @@ fn args_has_the_types_schema_inline() {
     #[allow(dead_code)]
     struct Envelope {
         name: String,
-        arguments: Args<Edit>,
+        arguments: Args<MarkEdit>,
     }
     let envelope = schemars::schema_for!(Envelope).to_value();
-    assert_eq!(&envelope["properties"]["arguments"], Edit::input_schema());
+    assert_eq!(
+        &envelope["properties"]["arguments"],
+        MarkEdit::input_schema()
+    );
     assert!(!envelope.to_string().contains("$ref"), "{envelope}");
     assert!(envelope.get("$defs").is_none(), "{envelope}");
 }

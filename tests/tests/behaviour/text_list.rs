@@ -7,15 +7,11 @@ use serde_json::Value;
 use stitch_runtime::text_list::{
     decode_json_string, is_json_char, is_json_string, is_text_list, Bounds,
 };
+use stitch_tests::checks::starts_with_bracket;
+use stitch_tests::text_edit::{apply, TextEdit};
 
 /// Characters used to mutate JSON text.
 const ALPHABET: &str = "[]{}\",:\\u0123456789abcdefntrl -+.eE\t\n\r";
-
-/// The oracle's precondition: the text opens with `[` after JSON whitespace.
-fn starts_with_bracket(text: &str) -> bool {
-    text.trim_start_matches([' ', '\t', '\n', '\r'])
-        .starts_with('[')
-}
 
 /// Asserts `is_text_list` agrees with `from_str::<Vec<T>>` plus bounds for each listed `T`,
 /// using `from_str::<T>` as the element check.
@@ -227,45 +223,16 @@ fn serialized_strings() -> impl Strategy<Value = String> {
     })
 }
 
-/// One random change to a text, at a char position.
-#[derive(Clone, Debug)]
-enum Edit {
-    Truncate(Index),
-    Insert(Index, char),
-    Delete(Index),
-    Replace(Index, char),
-}
-
 /// No change half the time, otherwise one or two edits with JSON-ish chars.
-fn edits() -> impl Strategy<Value = Vec<Edit>> {
+fn edits() -> impl Strategy<Value = Vec<TextEdit>> {
     let c = || select(ALPHABET.chars().collect::<Vec<_>>());
     let edit = prop_oneof![
-        1 => any::<Index>().prop_map(Edit::Truncate),
-        3 => (any::<Index>(), c()).prop_map(|(i, c)| Edit::Insert(i, c)),
-        3 => any::<Index>().prop_map(Edit::Delete),
-        3 => (any::<Index>(), c()).prop_map(|(i, c)| Edit::Replace(i, c)),
+        1 => any::<Index>().prop_map(TextEdit::Truncate),
+        3 => (any::<Index>(), c()).prop_map(|(i, c)| TextEdit::Insert(i, c)),
+        3 => any::<Index>().prop_map(TextEdit::Delete),
+        3 => (any::<Index>(), c()).prop_map(|(i, c)| TextEdit::Replace(i, c)),
     ];
     prop_oneof![Just(Vec::new()), prop::collection::vec(edit, 1..3)]
-}
-
-/// Applies `edits` in order (positions are taken modulo the current length).
-fn apply(text: &str, edits: &[Edit]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for edit in edits {
-        match *edit {
-            Edit::Truncate(i) => chars.truncate(i.index(chars.len() + 1)),
-            Edit::Insert(i, c) => chars.insert(i.index(chars.len() + 1), c),
-            Edit::Delete(i) if !chars.is_empty() => {
-                chars.remove(i.index(chars.len()));
-            }
-            Edit::Replace(i, c) if !chars.is_empty() => {
-                let k = i.index(chars.len());
-                chars[k] = c;
-            }
-            _ => {}
-        }
-    }
-    chars.into_iter().collect()
 }
 
 /// One container per entry of `kinds` (true = object, but the outermost is always an array),

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
+use stitch_tests::tools::{Names3, Paths, Paths20, Rows3};
 use stitch_tests::{issues, surfaces, text_list_message};
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -26,23 +27,6 @@ struct OptionalTags {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Names3 {
-    #[stitch(max_items = 3)]
-    names: OneOrMany<String>,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Row {
-    #[stitch(max_items = 3)]
-    names: Option<OneOrMany<String>>,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Rows {
-    rows: Vec<Row>,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct Names1 {
     #[stitch(max_items = 1)]
     names: OneOrMany<String>,
@@ -58,17 +42,6 @@ enum Pick {
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct Picker {
     pick: Pick,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Paths20 {
-    #[stitch(max_items = 20)]
-    paths: OneOrMany<String>,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Paths {
-    paths: OneOrMany<String>,
 }
 
 /// A row whose outcome is a value: all three surfaces agree, and `coerce_value` leaves
@@ -165,7 +138,7 @@ fn text_list_for_one_or_many_is_refused() {
 
 #[test]
 fn text_list_in_nested_row_is_refused_with_dotted_path() {
-    refused::<Rows>(json!({"rows": [{"names": " [\"a\"]"}]}), "rows.0.names");
+    refused::<Rows3>(json!({"rows": [{"names": " [\"a\"]"}]}), "rows.0.names");
 }
 
 #[test]

@@ -14,7 +14,7 @@ use serde_json::{json, Map, Value};
 use stitch_runtime::{ArgsError, IssueKind, OneOrMany, ToolArgs, MAX_DEPTH};
 use stitch_tests::{drop_deep, on_small_stack};
 
-use super::checks::Node;
+use stitch_tests::checks::Node;
 
 const LEVELS: usize = 100_000;
 

@@ -2,15 +2,10 @@
 //! regression tests now that each is fixed (RELIABILITY.md lists them). What is still open is
 //! `#[ignore]`d with the reason in `depth.rs`.
 
-use serde::Deserialize;
 use serde_json::Value;
-use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
+use stitch_runtime::{IssueKind, ToolArgs};
+use stitch_tests::tools::Paths;
 use stitch_tests::{issues, on_small_stack};
-
-#[derive(Debug, Deserialize, ToolArgs)]
-struct ViewFile {
-    paths: OneOrMany<String>,
-}
 
 /// Found by the `from_json` target (`{"tags":"falsetr[\"##k$####\udc00###]"}` for a type
 /// without `tags`). `from_json`'s fast path deserializes plain text with
@@ -21,7 +16,7 @@ struct ViewFile {
 fn from_json_refuses_text_that_is_not_json_inside_an_unknown_key() {
     let text = r#"{"paths":"a.png","note":"x\udc00"}"#;
     assert!(serde_json::from_str::<Value>(text).is_err());
-    let err = ViewFile::from_json(text).expect_err("not JSON, yet accepted");
+    let err = Paths::from_json(text).expect_err("not JSON, yet accepted");
     assert_eq!(issues(&err), [(String::new(), IssueKind::Invalid)]);
 }
 
@@ -33,7 +28,7 @@ fn from_json_refuses_deep_nesting_inside_an_unknown_key() {
     on_small_stack(|| {
         let deep = "[".repeat(100_000) + &"]".repeat(100_000);
         let text = format!(r#"{{"paths":"a.png","junk":{deep}}}"#);
-        let err = ViewFile::from_json(&text).expect_err("100 000 levels accepted");
+        let err = Paths::from_json(&text).expect_err("100 000 levels accepted");
         assert_eq!(err.issues()[0].kind(), IssueKind::TooDeep);
     });
 }
@@ -54,13 +49,13 @@ fn from_json_refuses_a_text_list_after_a_space_and_an_escape() {
     ];
     for text in texts {
         let parsed: Value = serde_json::from_str(text).unwrap();
-        let err = ViewFile::from_value(parsed).unwrap_err();
+        let err = Paths::from_value(parsed).unwrap_err();
         assert_eq!(issues(&err), [("paths".to_owned(), IssueKind::TextList)]);
     }
     let accepted: Vec<String> = texts
         .into_iter()
         .filter_map(|text| {
-            let args = ViewFile::from_json(text).ok()?;
+            let args = Paths::from_json(text).ok()?;
             Some(format!("{text} -> {args:?}"))
         })
         .collect();

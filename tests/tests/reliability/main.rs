@@ -8,7 +8,6 @@
 // Many argument types exist only to be walked; their fields are not read back.
 #![allow(dead_code)]
 
-mod checks;
 mod corpus;
 mod depth;
 mod findings;

@@ -9,7 +9,8 @@ use proptest::sample::{select, Index};
 use serde_json::{Map, Value};
 use stitch_runtime::Bounds;
 
-use super::checks;
+use stitch_tests::checks;
+use stitch_tests::text_edit::{apply, TextEdit};
 
 /// Cases per property.
 pub const CASES: u32 = 256;
@@ -182,40 +183,18 @@ pub fn args() -> impl Strategy<Value = Value> {
     ]
 }
 
-/// A random change to a text, at a char position.
-#[derive(Clone, Debug)]
-enum Edit {
-    Truncate(Index),
-    Insert(Index, char),
-    Delete(Index),
-}
-
-fn edits() -> impl Strategy<Value = Vec<Edit>> {
+/// No change two times in three, otherwise one or two edits with JSON-ish chars.
+fn edits() -> impl Strategy<Value = Vec<TextEdit>> {
     let c = || select("[]{}\",:\\ u0123456789antrl".chars().collect::<Vec<_>>());
     let edit = prop_oneof![
-        1 => any::<Index>().prop_map(Edit::Truncate),
-        2 => (any::<Index>(), c()).prop_map(|(i, c)| Edit::Insert(i, c)),
-        2 => any::<Index>().prop_map(Edit::Delete),
+        1 => any::<Index>().prop_map(TextEdit::Truncate),
+        2 => (any::<Index>(), c()).prop_map(|(i, c)| TextEdit::Insert(i, c)),
+        2 => any::<Index>().prop_map(TextEdit::Delete),
     ];
     prop_oneof![
         2 => Just(Vec::new()),
         1 => prop::collection::vec(edit, 1..3),
     ]
-}
-
-fn apply(text: &str, edits: &[Edit]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for edit in edits {
-        match *edit {
-            Edit::Truncate(i) => chars.truncate(i.index(chars.len() + 1)),
-            Edit::Insert(i, c) => chars.insert(i.index(chars.len() + 1), c),
-            Edit::Delete(i) if !chars.is_empty() => {
-                chars.remove(i.index(chars.len()));
-            }
-            Edit::Delete(_) => {}
-        }
-    }
-    chars.into_iter().collect()
 }
 
 fn ws() -> impl Strategy<Value = &'static str> {

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use super::checks;
+use stitch_tests::checks;
 
 /// Arguments texts (JSON, or not quite): the seeds of `from_json` and `coerce_value`.
 pub const ARGS: &[&str] = &[

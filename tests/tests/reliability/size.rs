@@ -5,47 +5,18 @@
 //! A counting allocator (bytes requested, per thread) shows what each call allocates; the
 //! pointer of the string shows it is moved, not copied, into the typed value.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
-
-struct Counting;
-
-thread_local! {
-    static BYTES: Cell<usize> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards to `System`; the counter is a thread-local `Cell` that never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = BYTES.try_with(|n| n.set(n.get() + layout.size()));
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = BYTES.try_with(|n| n.set(n.get() + new_size));
-        // SAFETY: the caller's contract, passed on.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use stitch_tests::alloc::{measure, Counting};
+use stitch_tests::tools::{Paths, Paths20};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
 /// Runs `f`, returning its result and the bytes it asked the allocator for on this thread.
 fn allocated<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let before = BYTES.with(Cell::get);
-    let r = f();
-    (r, BYTES.with(Cell::get) - before)
+    let (r, counts) = measure(f);
+    (r, counts.bytes)
 }
 
 const MIB: usize = 1 << 20;
@@ -54,17 +25,6 @@ const ELEMENTS: usize = 1_000_000;
 
 /// Bytes a call may allocate that is not a copy of its input: an issue, a path.
 const SMALL: usize = 4096;
-
-#[derive(Debug, Deserialize, ToolArgs)]
-struct ViewFile {
-    paths: OneOrMany<String>,
-}
-
-#[derive(Debug, Deserialize, ToolArgs)]
-struct Bounded {
-    #[stitch(max_items = 20)]
-    paths: OneOrMany<String>,
-}
 
 /// `{"paths": text}`, and the address of the text's bytes.
 fn args(text: String) -> (Value, *const u8) {
@@ -97,7 +57,7 @@ fn a_100_mib_string_is_checked_and_moved_without_a_copy() {
         let len = text.len();
         let (mut value, ptr) = args(text);
 
-        let (result, bytes) = allocated(|| ViewFile::coerce_value(&mut value));
+        let (result, bytes) = allocated(|| Paths::coerce_value(&mut value));
         assert_eq!(result.is_err(), refused, "{what}");
         assert!(
             bytes <= SMALL,
@@ -105,14 +65,14 @@ fn a_100_mib_string_is_checked_and_moved_without_a_copy() {
         );
         assert_eq!(text_ptr(&value), ptr, "{what}: the string moved");
 
-        let (result, bytes) = allocated(|| ViewFile::from_value(value));
+        let (result, bytes) = allocated(|| Paths::from_value(value));
         assert!(bytes <= SMALL, "{what}: from_value allocated {bytes} bytes");
         match result {
             Err(err) => {
                 assert!(refused, "{what}: {err}");
                 assert_eq!(err.issues()[0].kind(), IssueKind::TextList);
             }
-            Ok(ViewFile {
+            Ok(Paths {
                 paths: OneOrMany::One(s),
             }) => {
                 assert!(!refused, "{what}");
@@ -133,7 +93,7 @@ fn a_100_mib_string_over_the_bound_is_one_value() {
     let item = "b".repeat(BIG / 30);
     let text = serde_json::to_string(&vec![item; 30]).unwrap();
     let (value, ptr) = args(text);
-    let (result, bytes) = allocated(|| Bounded::from_value(value));
+    let (result, bytes) = allocated(|| Paths20::from_value(value));
     assert!(bytes <= SMALL, "from_value allocated {bytes} bytes");
     match result.unwrap().paths {
         OneOrMany::One(s) => assert_eq!(s.as_ptr(), ptr),
@@ -147,14 +107,14 @@ fn a_1_000_000_element_array_is_walked_without_allocating() {
         .map(|i| Value::from(format!("f{i}.png")))
         .collect();
     let mut value = json!({ "paths": items });
-    let (result, bytes) = allocated(|| ViewFile::coerce_value(&mut value));
+    let (result, bytes) = allocated(|| Paths::coerce_value(&mut value));
     result.unwrap();
     assert_eq!(bytes, 0, "coerce_value allocated {bytes} bytes");
 
     // The strings themselves are moved into the typed value; only the Vec is new (grown by
     // doubling, so the allocator is asked for about twice its final size in all).
     let first = value["paths"][0].as_str().unwrap().as_ptr();
-    let (result, bytes) = allocated(|| ViewFile::from_value(value));
+    let (result, bytes) = allocated(|| Paths::from_value(value));
     let paths = result.unwrap().paths.into_vec();
     assert_eq!(paths.len(), ELEMENTS);
     assert_eq!(paths[0].as_ptr(), first);
@@ -167,7 +127,7 @@ fn a_1_000_000_element_array_is_walked_without_allocating() {
     // Over the bound: refused by its length alone.
     let items: Vec<Value> = (0..ELEMENTS).map(|_| Value::from("a")).collect();
     let mut value = json!({ "paths": items });
-    let (result, bytes) = allocated(|| Bounded::coerce_value(&mut value));
+    let (result, bytes) = allocated(|| Paths20::coerce_value(&mut value));
     assert_eq!(result.unwrap_err().to_string(), "paths: at most 20 items");
     assert!(bytes <= SMALL, "{bytes}");
 }
@@ -176,7 +136,7 @@ fn a_1_000_000_element_array_is_walked_without_allocating() {
 fn a_1_000_000_element_list_written_as_text_is_refused_without_allocating() {
     let text = serde_json::to_string(&vec!["a.png"; ELEMENTS]).unwrap();
     let (mut value, ptr) = args(text);
-    let (result, bytes) = allocated(|| ViewFile::coerce_value(&mut value));
+    let (result, bytes) = allocated(|| Paths::coerce_value(&mut value));
     assert_eq!(result.unwrap_err().issues()[0].kind(), IssueKind::TextList);
     assert!(bytes <= SMALL, "coerce_value allocated {bytes} bytes");
     assert_eq!(text_ptr(&value), ptr);

@@ -1,5 +1,5 @@
-//! The reliability checks, shared by the fuzz targets (`fuzz/fuzz_targets/*.rs` include this
-//! file with `#[path]`), the corpus replay and the property tests of the `reliability` binary.
+//! The reliability checks, shared by the fuzz targets (the `fuzz` crate depends on this
+//! library), the corpus replay and the property tests of the `reliability` binary.
 //!
 //! Three properties, one entry point each for raw fuzz input:
 //!
@@ -17,9 +17,6 @@
 //! A check returns `Err(description)` when a promise is broken; a panic inside stitch goes
 //! through (the fuzzer reports it as a crash, a test as a failure).
 
-// Each user (a fuzz target, the test binary) uses part of this module.
-#![allow(dead_code)]
-
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, DefaultHasher};
@@ -30,12 +27,16 @@ use serde_json::{Map, Value};
 use stitch_runtime::text_list::is_json_string;
 use stitch_runtime::{is_text_list, ArgsError, Bounds, IssueKind, OneOrMany, ToolArgs, MAX_ISSUES};
 
+use crate::text_list_message;
+use crate::tools::{Paths20, Rows3};
+
 /// `Ok` or what went wrong.
 pub type Outcome = Result<(), String>;
 
 /// Hashed collections with a fixed hasher, so that two values read from the same arguments
 /// print the same (the checks compare typed values by their `Debug` text).
 pub type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+/// A `HashSet` with a fixed hasher, as [`HashMap`].
 pub type HashSet<T> = std::collections::HashSet<T, BuildHasherDefault<DefaultHasher>>;
 
 // ---------------------------------------------------------------------------------------------
@@ -314,14 +315,8 @@ pub static NODE: Sch = Sch::Obj(
     None,
 );
 
-/// The README's tool.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-pub struct ViewFile {
-    #[stitch(max_items = 20)]
-    pub paths: OneOrMany<String>,
-}
-
-static VIEW_FILE: Sch = Sch::Obj(&[("paths", Sch::OneOrMany(&Sch::Str))], None);
+/// [`Paths20`], the README's tool reduced to its bounded list.
+static PATHS20: Sch = Sch::Obj(&[("paths", Sch::OneOrMany(&Sch::Str))], None);
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 pub struct Inner {
@@ -634,18 +629,6 @@ pub fn check_error(err: &ArgsError) -> Outcome {
     Ok(())
 }
 
-/// The refusal message of rule R3 at `path`.
-pub fn text_list_message(path: &str) -> String {
-    let shown = if path.is_empty() {
-        "the arguments"
-    } else {
-        path
-    };
-    format!(
-        "{shown} is a list written as text \u{2014} pass the array itself, not JSON written as text"
-    )
-}
-
 /// Property 3 for one type: see the module docs. Also: `from_value` is `coerce_value` then
 /// deserialize, with the same error on a refusal.
 pub fn check_coerce<T: ToolArgs + Debug>(schema: &Sch, original: &Value) -> Outcome {
@@ -701,7 +684,7 @@ pub fn check_coerce<T: ToolArgs + Debug>(schema: &Sch, original: &Value) -> Outc
 
 /// Property 3 for every tool type of this module.
 pub fn check_coerce_all(value: &Value) -> Outcome {
-    check_coerce::<ViewFile>(&VIEW_FILE, value)?;
+    check_coerce::<Paths20>(&PATHS20, value)?;
     check_coerce::<Search>(&SEARCH, value)?;
     check_coerce::<Edit>(&EDIT, value)?;
     check_coerce::<Call>(&CALL, value)?;
@@ -786,7 +769,7 @@ pub fn check_from_json<T: ToolArgs + Debug>(text: &str) -> Outcome {
 
 /// Property 1 for every tool type of this module.
 pub fn check_from_json_all(text: &str) -> Outcome {
-    check_from_json::<ViewFile>(text)?;
+    check_from_json::<Paths20>(text)?;
     check_from_json::<Search>(text)?;
     check_from_json::<Edit>(text)?;
     check_from_json::<Call>(text)?;
@@ -832,17 +815,6 @@ names_type! {
     #[stitch(min_items = 1)] NamesMin1, Some(1), None;
     #[stitch(min_items = 2, max_items = 3)] Names2To3, Some(2), Some(3);
     #[stitch(max_items = 20)] Names20, None, Some(20);
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-pub struct Row3 {
-    #[stitch(max_items = 3)]
-    pub names: Option<OneOrMany<String>>,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-pub struct Rows {
-    pub rows: Vec<Row3>,
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -934,7 +906,7 @@ pub fn check_text_list(text: &str, bounds: Bounds) -> Outcome {
     }
     names_verdicts!(text; Names, Names0, Names1, Names3, NamesMin1, Names2To3, Names20);
     let rows = serde_json::json!({"rows": [{"names": "plain"}, {"names": text}]});
-    verdict::<Rows>(
+    verdict::<Rows3>(
         &rows,
         "rows.1.names",
         oracle(text, Bounds::new(None, Some(3))),
