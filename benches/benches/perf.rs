@@ -18,8 +18,8 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion, Throughput};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use stitch_runtime::text_list::{is_json_string, is_text_list};
-use stitch_runtime::{Bounds, OneOrMany, ToolArgs};
+use stitch_runtime::__private::{is_json_string, is_text_list, Bounds};
+use stitch_runtime::{OneOrMany, ToolArgs};
 
 /// Show one or more files.
 #[derive(Debug, Deserialize, ToolArgs)]

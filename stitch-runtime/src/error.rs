@@ -1,9 +1,12 @@
-//! What a refused call answers with: an [`ArgsError`] holding one [`Issue`] per problem.
+//! What a refused call answers with: an [`ArgsError`] holding one [`Issue`] per problem, and
+//! every message stitch writes (one function per message, at the end of this file).
 
 use core::fmt;
 
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
+
+use crate::bounds::Bounds;
 
 /// At most this many issues are kept; the rest are counted (see [`ArgsError::omitted`]).
 pub const MAX_ISSUES: usize = 20;
@@ -70,32 +73,29 @@ impl Issue {
     }
 
     /// The refusal of a list written as text at `path` (rule R3).
-    pub fn text_list(path: impl Into<String>) -> Issue {
-        const TAIL: &str =
-            " is a list written as text \u{2014} pass the array itself, not JSON written as text";
+    pub(crate) fn text_list(path: impl Into<String>) -> Issue {
         let path = path.into();
-        let shown = display_path(&path);
-        let mut message = String::with_capacity(shown.len() + TAIL.len());
-        message.push_str(shown);
-        message.push_str(TAIL);
+        let message = text_list(&path);
         Issue::new(IssueKind::TextList, path, message)
     }
 
     /// An `Invalid` issue: `<path>: <reason>` (just `<reason>` at the root).
-    pub fn invalid(path: impl Into<String>, reason: impl fmt::Display) -> Issue {
+    pub(crate) fn invalid(path: impl Into<String>, reason: impl fmt::Display) -> Issue {
         let path = path.into();
         let message = prefixed(&path, reason);
         Issue::new(IssueKind::Invalid, path, message)
     }
 
     /// A `TooDeep` issue at `path`.
-    pub fn too_deep(path: impl Into<String>, limit: usize) -> Issue {
+    pub(crate) fn too_deep(path: impl Into<String>, limit: usize) -> Issue {
         let path = path.into();
-        let message = prefixed(
-            &path,
-            format_args!("nested deeper than {limit} levels; send a flatter value"),
-        );
+        let message = prefixed(&path, too_deep(limit));
         Issue::new(IssueKind::TooDeep, path, message)
+    }
+
+    /// A `Usage` issue of the command line at `path`.
+    pub(crate) fn usage(path: impl Into<String>, message: String) -> Issue {
+        Issue::new(IssueKind::Usage, path, message)
     }
 
     /// The dotted path (rule R5): `paths`, `rows.0.names`; `""` for the arguments as a whole.
@@ -130,28 +130,34 @@ impl Serialize for Issue {
     }
 }
 
-fn display_path(path: &str) -> &str {
-    if path.is_empty() {
-        "the arguments"
-    } else {
-        path
-    }
-}
-
-fn prefixed(path: &str, reason: impl fmt::Display) -> String {
-    if path.is_empty() {
-        reason.to_string()
-    } else {
-        format!("{path}: {reason}")
-    }
-}
-
 /// The arguments of a tool call were refused: every issue found, in walk order.
 ///
 /// `Display` prints the issues' messages joined with `\n` (one issue: exactly its message),
 /// followed by a line counting the issues left out past [`MAX_ISSUES`]. `Serialize` gives
 /// `{"issues":[{"path":…,"kind":…,"message":…}]}` (with `"omitted": n` when some were left
 /// out), ready to go into a JSON-RPC error's `data`.
+///
+/// ```
+/// use stitch_runtime::{ArgsError, Issue, IssueKind, OneOrMany, ToolArgs};
+///
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
+/// struct ViewFile {
+///     paths: OneOrMany<String>,
+/// }
+///
+/// let err = ViewFile::from_json(r#"{"paths": "[\"a.png\"]"}"#).unwrap_err();
+/// assert_eq!(err.issues()[0].kind(), IssueKind::TextList);
+/// let data = serde_json::to_value(&err).unwrap();
+/// assert_eq!(data["issues"][0]["path"], "paths");
+///
+/// // A tool's own checks can answer in the same format.
+/// let own = ArgsError::new(vec![Issue::new(
+///     IssueKind::Invalid,
+///     "paths.0",
+///     "paths.0: no such file",
+/// )]);
+/// assert_eq!(own.to_string(), "paths.0: no such file");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ArgsError {
     issues: Vec<Issue>,
@@ -169,12 +175,13 @@ impl ArgsError {
         ArgsError { issues, omitted }
     }
 
+    /// Issues already cut to [`MAX_ISSUES`], and how many more were found.
     pub(crate) fn with_omitted(issues: Vec<Issue>, omitted: usize) -> ArgsError {
         ArgsError { issues, omitted }
     }
 
     /// One issue.
-    pub fn single(issue: Issue) -> ArgsError {
+    pub(crate) fn single(issue: Issue) -> ArgsError {
         ArgsError {
             issues: vec![issue],
             omitted: 0,
@@ -201,8 +208,7 @@ impl fmt::Display for ArgsError {
             f.write_str(&issue.message)?;
         }
         if self.omitted > 0 {
-            let s = if self.omitted == 1 { "" } else { "s" };
-            write!(f, "\n\u{2026} and {} more issue{s}", self.omitted)?;
+            write!(f, "\n{}", omitted(self.omitted))?;
         }
         Ok(())
     }
@@ -222,4 +228,89 @@ impl Serialize for ArgsError {
         }
         s.end()
     }
+}
+
+// Every message stitch writes, one function each. The wording is part of the behaviour (a
+// model reads it, tests compare it): change it here or nowhere.
+
+/// R3: `<path> is a list written as text — pass the array itself, not JSON written as text`
+/// (`the arguments` for the root).
+fn text_list(path: &str) -> String {
+    const TAIL: &str =
+        " is a list written as text \u{2014} pass the array itself, not JSON written as text";
+    let shown = if path.is_empty() {
+        "the arguments"
+    } else {
+        path
+    };
+    let mut message = String::with_capacity(shown.len() + TAIL.len());
+    message.push_str(shown);
+    message.push_str(TAIL);
+    message
+}
+
+/// `<path>: <reason>`, just `<reason>` at the root.
+fn prefixed(path: &str, reason: impl fmt::Display) -> String {
+    if path.is_empty() {
+        reason.to_string()
+    } else {
+        format!("{path}: {reason}")
+    }
+}
+
+/// R7: the reason of a `TooDeep` issue.
+fn too_deep(limit: usize) -> impl fmt::Display {
+    struct TooDeep(usize);
+    impl fmt::Display for TooDeep {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(
+                f,
+                "nested deeper than {} levels; send a flatter value",
+                self.0
+            )
+        }
+    }
+    TooDeep(limit)
+}
+
+/// The reason of a real array outside its bounds: `at least 2 items`, `at most 1 item`.
+pub(crate) fn item_count(len: usize, bounds: Bounds) -> String {
+    let (word, n) = if len < bounds.min {
+        ("at least", bounds.min)
+    } else {
+        ("at most", bounds.max)
+    };
+    let items = if n == 1 { "item" } else { "items" };
+    format!("{word} {n} {items}")
+}
+
+/// The reason of arguments that are not JSON at all.
+pub(crate) fn not_json(e: &serde_json::Error) -> String {
+    format!("the arguments are not valid JSON: {e}")
+}
+
+/// The line after the kept issues: `… and 3 more issues`.
+fn omitted(n: usize) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("\u{2026} and {n} more issue{s}")
+}
+
+/// Command line: a word where a flag is expected.
+pub(crate) fn unexpected_argument(arg: &str) -> String {
+    format!("unexpected argument `{arg}`; a value follows its flag, as in `--name value`")
+}
+
+/// Command line: a flag the tool does not have; `known` lists those it has.
+pub(crate) fn unknown_flag(key: &str, known: &str) -> String {
+    format!("unknown flag `--{key}`; expected one of {known}")
+}
+
+/// Command line: a flag at the end, or followed by another flag, that takes a value.
+pub(crate) fn needs_value(key: &str) -> String {
+    format!("`--{key}` needs a value")
+}
+
+/// Command line: a single-value flag given `times` times.
+pub(crate) fn given_repeatedly(spelled: &str, times: usize) -> String {
+    format!("`{spelled}` is given {times} times but takes one value")
 }

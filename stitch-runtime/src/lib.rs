@@ -65,6 +65,10 @@
 //! - **R7, limits.** Nesting deeper than [`MAX_DEPTH`] is refused with an
 //!   [`IssueKind::TooDeep`] issue, never a stack overflow.
 //!
+//! # The command line
+//! [`ToolArgs::from_argv`] reads the same arguments from flags (`--paths a.png --paths
+//! b.png`), each value read as its field's type decides, under the same rules.
+//!
 //! # Types stitch walks
 //! string-like: `String`, `Box<str>`, `Cow<str>`, `PathBuf`, `char`, unit-variant enums;
 //! scalars: integers, floats, `bool`, `()`; sequences: `Vec`, `VecDeque`, `HashSet`,
@@ -92,31 +96,26 @@
 
 #![deny(missing_docs)]
 
-mod args;
-pub mod cli;
-mod coerce;
-mod de;
-mod describe;
+// The stages, in the order a call goes through them: the JSON text (`json`), the walk that
+// applies the rules (`walk`, with `bounds`, `path` and the union rule), the deserializing
+// (`json::de`), the error (`error`); the schema (`schema`) is built from the same types; the
+// surfaces (`surface`) are how users reach all of it.
+mod bounds;
 mod error;
-mod fast;
-mod impls;
+mod json;
 mod one_or_many;
 mod path;
-pub mod schema;
-#[cfg(feature = "schemars")]
-mod schemars_impl;
-pub mod text_list;
-pub mod tool;
-mod wrapper;
+mod schema;
+mod surface;
+mod tool_args;
+mod walk;
 
-pub use crate::args::ToolArgs;
-pub use crate::coerce::{Coerce, Cx, Kind, Shape, MAX_DEPTH};
 pub use crate::error::{ArgsError, Issue, IssueKind, MAX_ISSUES};
+pub use crate::json::depth::MAX_DEPTH;
 pub use crate::one_or_many::OneOrMany;
-pub use crate::path::Path;
-pub use crate::schema::{Describe, Schema};
-pub use crate::text_list::{is_text_list, Bounds};
-pub use crate::wrapper::Args;
+pub use crate::surface::args::Args;
+pub use crate::surface::definition as tool;
+pub use crate::tool_args::ToolArgs;
 
 #[cfg(feature = "derive")]
 pub use stitch_derive::ToolArgs;
@@ -157,80 +156,7 @@ macro_rules! __stitch_json_schema {
     ($($anything:tt)*) => {};
 }
 
-/// What the derive's generated code names. Not a public API.
+/// What the derive's generated code names, and a few helpers for stitch's own tests.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::__stitch_json_schema;
-    pub use crate::coerce::{
-        owns_nothing, untyped_entries, walk_flat_map, walk_items, walk_leaf, walk_map, walk_object,
-        walk_seq, Coerce, Cx, Kind, Shape,
-    };
-    pub use crate::path::Path;
-    pub use crate::schema::{
-        as_str as schema_str, bytes as schema_bytes, len as schema_len, Describe, Flattened,
-        Object, Property, Schema,
-    };
-    pub use crate::text_list::{is_text_list, Bounds};
-    pub use crate::ToolArgs;
-    pub use core;
-    pub use serde::de::DeserializeOwned;
-    pub use serde_json::{from_str, Map, Value};
-    pub use std::borrow::Cow;
-
-    #[cfg(feature = "schemars")]
-    pub use crate::schemars_impl::derived_schema;
-    #[cfg(feature = "schemars")]
-    pub use schemars;
-
-    /// A walked type's schema. Going through `Coerce` (not `Describe`) keeps a missing impl
-    /// to one error per field.
-    pub const fn schema_of<T: Coerce>() -> &'static Schema {
-        T::SCHEMA
-    }
-
-    /// The property `name` of type `T`: required unless serde has a default for it
-    /// (`serde_default`) or accepts it missing (`Option`); `type_default` lists `T`'s
-    /// default; an empty `description` is none.
-    pub const fn property<T: Coerce>(
-        name: &'static str,
-        serde_default: bool,
-        type_default: bool,
-        description: &'static str,
-    ) -> Property {
-        Property {
-            name,
-            schema: T::SCHEMA,
-            required: !serde_default && !T::OPTIONAL,
-            description: if description.is_empty() {
-                None
-            } else {
-                Some(description)
-            },
-            default: if type_default { T::DEFAULT } else { None },
-        }
-    }
-
-    /// Whether serde accepts a field of type `T` missing.
-    pub const fn optional_of<T: Coerce>() -> bool {
-        T::OPTIONAL
-    }
-
-    /// `T::default()` as JSON text, where known.
-    pub const fn default_of<T: Coerce>() -> Option<&'static str> {
-        T::DEFAULT
-    }
-
-    pub use std::string::String;
-
-    /// Whether `max_items` / `min_items` mean something at a position of this shape: a
-    /// sequence, or a union with an array member.
-    pub const fn takes_item_bounds(shape: Shape) -> bool {
-        shape.arrays && matches!(shape.kind, Kind::Sequence | Kind::Union)
-    }
-
-    /// Whether `text` parses as a `T` (the element check of derived types).
-    #[inline]
-    pub fn parses_as<T: DeserializeOwned>(text: &str) -> bool {
-        serde_json::from_str::<T>(text).is_ok()
-    }
-}
+#[path = "private.rs"]
+pub mod __private;

@@ -10,6 +10,13 @@ use serde::de::value::{
 };
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::bounds::{items_hold, Bounds};
+use crate::json::text_list::is_text_list;
+use crate::path::Path;
+use crate::schema::{Describe, Schema};
+use crate::walk::{union_string, walk_items, Coerce, Cx, Kind, Shape};
 
 /// One value or a list of values: `"a.png"` or `["a.png", "b.png"]`.
 ///
@@ -296,4 +303,46 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for OneOrManyVisitor<T> {
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(self)
     }
+}
+
+// The walk and the schema (R2/R3 beside the type): a `OneOrMany<T>` is a union of `T` and
+// its array form.
+
+impl<T: Coerce> Coerce for OneOrMany<T> {
+    const SHAPE: Shape = Shape::new(Kind::Union, T::SHAPE.strings, true, T::SHAPE.objects);
+
+    #[inline]
+    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
+        match value {
+            Value::Array(items) => {
+                cx.check_len(items.len(), bounds, at);
+                walk_items::<T>(items, cx, at);
+            }
+            // R2/R3 (R1 when `T` takes no string). A string kept is walked as a `T`: the
+            // member may be a union with array members of its own.
+            Value::String(_) => union_string::<Self>(value, cx, at, bounds, |value, cx| {
+                T::walk(value, cx, at, Bounds::NONE)
+            }),
+            // One value: walk it as a `T`.
+            _ => T::walk(value, cx, at, Bounds::NONE),
+        }
+    }
+
+    #[inline]
+    fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
+        is_text_list(text, T::accepts_element, bounds)
+    }
+
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        match self {
+            // The bounds are the array form's; one value is not an array.
+            OneOrMany::One(item) => item.bounds_hold(Bounds::NONE),
+            OneOrMany::Many(items) => items_hold(items, items.len(), bounds),
+        }
+    }
+}
+
+impl<T: Describe> Describe for OneOrMany<T> {
+    const SCHEMA: &'static Schema = &Schema::OneOrMany(T::SCHEMA);
+    const DEFAULT: Option<&'static str> = Some("[]");
 }

@@ -1,10 +1,64 @@
-//! The dotted path of a position in the arguments (`rows.0.names`).
+//! The dotted path of a position in the arguments (`rows.0.names`, rule R5), and the one
+//! function that renders a path.
 //!
 //! A [`Path`] is a chain of borrowed segments that lives on the stack while the walk goes down;
 //! nothing is allocated until an issue is reported and the path is rendered with
-//! [`Path::render`].
+//! [`Path::render`]. The deserializer (`json::de`) and the too-deep scan (`json::depth`) keep
+//! their own segments and render them through the same [`render_leaf_first`].
 
 use core::fmt;
+
+/// One segment of a path: a key as the caller sent it, or an array index.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Segment<'a> {
+    /// A field's wire name or a map key.
+    Key(&'a str),
+    /// An array index, rendered in decimal.
+    Index(usize),
+}
+
+/// Renders segments given from the leaf up to the root as the dotted path: joined with `.`,
+/// indices in decimal, no segment as `""`. One allocation, of the exact length, filled from
+/// its end (a chain of parents is naturally read leaf first).
+pub(crate) fn render_leaf_first<'a, I>(segments: I) -> String
+where
+    I: Iterator<Item = Segment<'a>> + Clone,
+{
+    let mut digits = [0u8; 20];
+    let mut len = 0usize;
+    let mut count = 0usize;
+    for segment in segments.clone() {
+        len += segment.text(&mut digits).len();
+        count += 1;
+    }
+    len += count.saturating_sub(1);
+    let mut out = vec![0u8; len];
+    let mut end = len;
+    for (n, segment) in segments.enumerate() {
+        if n > 0 {
+            end -= 1;
+            out[end] = b'.';
+        }
+        let text = segment.text(&mut digits).as_bytes();
+        out[end - text.len()..end].copy_from_slice(text);
+        end -= text.len();
+    }
+    // Only whole `str`s and ASCII were copied, so this never falls back.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+impl<'a> Segment<'a> {
+    /// The segment's text; an index is written into `digits`.
+    fn text<'b>(self, digits: &'b mut [u8; 20]) -> &'b str
+    where
+        'a: 'b,
+    {
+        match self {
+            Segment::Key(key) => key,
+            Segment::Index(i) => format_decimal(i, digits),
+        }
+    }
+}
 
 /// A position in the arguments, as a chain of segments back to the root.
 ///
@@ -13,22 +67,15 @@ use core::fmt;
 #[derive(Clone, Copy)]
 pub struct Path<'a> {
     parent: Option<&'a Path<'a>>,
-    segment: Segment<'a>,
-}
-
-#[derive(Clone, Copy)]
-enum Segment<'a> {
-    Root,
-    Field(&'static str),
-    Key(&'a str),
-    Index(usize),
+    /// `None` at the root.
+    segment: Option<Segment<'a>>,
 }
 
 impl<'a> Path<'a> {
     /// The root: the arguments object itself.
     pub const ROOT: Path<'static> = Path {
         parent: None,
-        segment: Segment::Root,
+        segment: None,
     };
 
     /// The field `name` (a static wire name, as the derive emits) below this position.
@@ -36,7 +83,7 @@ impl<'a> Path<'a> {
     pub const fn field(&'a self, name: &'static str) -> Path<'a> {
         Path {
             parent: Some(self),
-            segment: Segment::Field(name),
+            segment: Some(Segment::Key(name)),
         }
     }
 
@@ -45,7 +92,7 @@ impl<'a> Path<'a> {
     pub const fn key(&'a self, key: &'a str) -> Path<'a> {
         Path {
             parent: Some(self),
-            segment: Segment::Key(key),
+            segment: Some(Segment::Key(key)),
         }
     }
 
@@ -54,68 +101,30 @@ impl<'a> Path<'a> {
     pub const fn index(&'a self, index: usize) -> Path<'a> {
         Path {
             parent: Some(self),
-            segment: Segment::Index(index),
+            segment: Some(Segment::Index(index)),
         }
     }
 
     /// Whether this is the root.
     pub const fn is_root(&self) -> bool {
-        matches!(self.segment, Segment::Root)
+        self.segment.is_none()
     }
 
-    /// The dotted form: segments joined with `.`, indices in decimal, the root as `""`.
-    /// One allocation, of the exact length.
+    /// The dotted form (see [`render_leaf_first`]).
     pub fn render(&self) -> String {
-        let mut out = String::with_capacity(self.rendered_len());
-        self.write_to(&mut out);
-        out
+        render_leaf_first(self.segments())
     }
 
-    fn rendered_len(&self) -> usize {
-        let mut len = 0usize;
-        let mut segments = 0usize;
+    /// The segments from this position up to the root.
+    fn segments(&self) -> impl Iterator<Item = Segment<'a>> + Clone + '_ {
         let mut node = Some(self);
-        while let Some(p) = node {
-            len += match p.segment {
-                Segment::Root => 0,
-                Segment::Field(name) => name.len(),
-                Segment::Key(key) => key.len(),
-                Segment::Index(i) => decimal_len(i),
-            };
-            if !matches!(p.segment, Segment::Root) {
-                segments += 1;
-            }
+        core::iter::from_fn(move || {
+            let p = node?;
             node = p.parent;
-        }
-        len + segments.saturating_sub(1)
+            Some(p.segment)
+        })
+        .flatten()
     }
-
-    /// Writes parents first; `true` when a segment was written. Recursion depth is the
-    /// path's length, which the walk bounds.
-    fn write_to(&self, out: &mut String) -> bool {
-        let wrote_parent = self.parent.is_some_and(|p| p.write_to(out));
-        let mut digits = [0u8; 20];
-        let text = match self.segment {
-            Segment::Root => return wrote_parent,
-            Segment::Field(name) => name,
-            Segment::Key(key) => key,
-            Segment::Index(i) => format_decimal(i, &mut digits),
-        };
-        if wrote_parent {
-            out.push('.');
-        }
-        out.push_str(text);
-        true
-    }
-}
-
-fn decimal_len(mut i: usize) -> usize {
-    let mut n = 1;
-    while i >= 10 {
-        i /= 10;
-        n += 1;
-    }
-    n
 }
 
 fn format_decimal(mut i: usize, buf: &mut [u8; 20]) -> &str {
@@ -159,5 +168,14 @@ mod tests {
         let key = root.field("files");
         let readme = key.key("readme");
         assert_eq!(readme.key("tags").render(), "files.readme.tags");
+        let deep = readme.index(1234567890);
+        assert_eq!(deep.render(), "files.readme.1234567890");
+    }
+
+    #[test]
+    fn renders_owned_segments_leaf_first() {
+        let segments = [Segment::Index(10), Segment::Key("rows")];
+        assert_eq!(render_leaf_first(segments.into_iter()), "rows.10");
+        assert_eq!(render_leaf_first(core::iter::empty()), "");
     }
 }

@@ -24,8 +24,8 @@ use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use stitch_runtime::text_list::is_json_string;
-use stitch_runtime::{is_text_list, ArgsError, Bounds, IssueKind, OneOrMany, ToolArgs, MAX_ISSUES};
+use stitch_runtime::__private::{is_json_string, is_text_list, Bounds};
+use stitch_runtime::{ArgsError, IssueKind, OneOrMany, ToolArgs, MAX_ISSUES};
 
 use crate::text_list_message;
 use crate::tools::{Paths20, Rows3};

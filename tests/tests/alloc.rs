@@ -8,7 +8,8 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use stitch_runtime::{is_text_list, Bounds, OneOrMany, ToolArgs};
+use stitch_runtime::__private::{is_text_list, Bounds};
+use stitch_runtime::{OneOrMany, ToolArgs};
 use stitch_tests::alloc::{measure, Counting};
 use stitch_tests::tools::{Paths20, RowWithoutNotes};
 
@@ -128,7 +129,7 @@ fn a_no_from_the_array_check_allocates_nothing() {
         let (verdict, n) = allocations(|| {
             is_text_list(
                 text,
-                stitch_runtime::text_list::is_json_string,
+                stitch_runtime::__private::is_json_string,
                 Bounds::new(None, Some(1)),
             )
         });

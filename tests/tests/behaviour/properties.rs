@@ -4,7 +4,8 @@
 use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::json;
-use stitch_runtime::{Bounds, IssueKind, OneOrMany, ToolArgs};
+use stitch_runtime::__private::Bounds;
+use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
 use stitch_tests::checks::oracle;
 
 #[derive(Debug, Deserialize, ToolArgs)]

@@ -409,7 +409,11 @@ fn agent_step_sample_calls() {
 #[test]
 fn agent_step_refusal_counts_omitted_issues() {
     let issues = (0..25)
-        .map(|n| stitch_runtime::Issue::text_list(format!("rows.{n}.names")))
+        .map(|n| {
+            let path = format!("rows.{n}.names");
+            let message = text_list_message(&path);
+            stitch_runtime::Issue::new(IssueKind::TextList, path, message)
+        })
         .collect();
     let err = ArgsError::new(issues);
     let content: Value = serde_json::from_str(&agent_step::refusal(&err)).unwrap();

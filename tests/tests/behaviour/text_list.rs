@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use serde_json::Value;
-use stitch_runtime::text_list::{
+use stitch_runtime::__private::{
     decode_json_string, is_json_char, is_json_string, is_text_list, Bounds,
 };
 use stitch_tests::checks::starts_with_bracket;

@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use proptest::sample::{select, Index};
 use serde_json::{Map, Value};
-use stitch_runtime::Bounds;
+use stitch_runtime::__private::Bounds;
 
 use stitch_tests::checks;
 use stitch_tests::text_edit::{apply, TextEdit};

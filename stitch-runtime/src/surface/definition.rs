@@ -77,8 +77,12 @@ pub fn openai<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
     )
 }
 
-/// An OpenAI function tool in strict mode (`"strict": true`), its parameters rewritten by
-/// [`strict_schema`].
+/// An OpenAI function tool in strict mode (`"strict": true`), its parameters rewritten for it:
+/// every property required (an optional one nullable), `"additionalProperties": false` on every
+/// object, `oneOf` as `anyOf`, and keywords strict mode refuses dropped.
+///
+/// Strict mode cannot say "a map with any keys": a map's value schema is dropped and it
+/// accepts only `{}`. Give such a tool the non-strict definition ([`openai`]).
 pub fn openai_strict<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
     function(
         name,
@@ -117,7 +121,7 @@ const NOT_IN_STRICT: &[&str] = &[
 ///
 /// Strict mode cannot say "a map with any keys": a map's value schema is dropped and it
 /// accepts only `{}`. Give such a tool the non-strict definition.
-pub fn strict_schema(schema: &Value) -> Value {
+pub(crate) fn strict_schema(schema: &Value) -> Value {
     let root_anchor = schema
         .get("$anchor")
         .and_then(Value::as_str)

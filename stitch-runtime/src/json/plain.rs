@@ -8,8 +8,12 @@
 //! list written as text, R1 repairs JSON text. [`plain`] finds every string that starts so;
 //! one that does not parse as JSON (`[preview].png`) is still plain. When the text is plain, a
 //! direct deserialization that succeeds is exactly what the walk and `from_value` would have
-//! produced, once the item bounds are checked on the result ([`crate::Coerce::bounds_hold`]);
+//! produced, once the item bounds are checked on the result (`Coerce::bounds_hold`);
 //! anything else takes the full path.
+
+use crate::bounds::Bounds;
+use crate::json::depth::MAX_OPEN;
+use crate::json::text_list::is_text_list;
 
 /// `true` when no string in `text` could be read by a rule (see the module docs). A `false`
 /// costs nothing but the full path; malformed text is left to serde_json to refuse.
@@ -25,7 +29,7 @@ pub(crate) fn plain(text: &str) -> bool {
     // A direct deserialization also skips the values of unknown keys without reading them as
     // `from_value` does (serde_json checks neither surrogate pairs, nor the range of a
     // number, nor the depth there). So a text with a `\u` escape, a number with an exponent or
-    // a long run of digits, or more than `MAX_OPENS` brackets in all takes the full path too.
+    // a long run of digits, or more than `MAX_OPEN` brackets in all takes the full path too.
     let mut opens = 0usize;
     if b.len() < 17 {
         // A short text is scanned in a copy padded with zeros (none of the bytes looked for).
@@ -66,7 +70,7 @@ fn window_is_plain(text: &str, w: &[u8], base: usize, skip: usize, opens: &mut u
     // taken only for those that do.
     if chunk.opens & keep != 0 {
         *opens += (chunk.opens & keep).count_ones() as usize;
-        if *opens > MAX_OPENS {
+        if *opens > MAX_OPEN {
             return false;
         }
     }
@@ -79,9 +83,6 @@ fn window_is_plain(text: &str, w: &[u8], base: usize, skip: usize, opens: &mut u
     }
     true
 }
-
-/// Fewer brackets than this in the whole text cannot nest past serde_json's limit of 127.
-const MAX_OPENS: usize = 127;
 
 /// What [`scan16`] finds in sixteen bytes.
 struct Chunk {
@@ -191,7 +192,7 @@ fn string_is_plain(text: &str, at: usize) -> bool {
     let content = &text[start..start + len];
     if content.trim_start_matches(' ').starts_with('[') {
         // The zero-allocation array scanner: `[preview].png` fails at its second byte.
-        !crate::text_list::is_text_list(content, |_| true, crate::Bounds::NONE)
+        !is_text_list(content, |_| true, Bounds::NONE)
     } else {
         serde_json::from_str::<serde::de::IgnoredAny>(content).is_err()
     }
@@ -208,9 +209,14 @@ mod tests {
         ));
         assert!(plain("{\n  \"query\": \"fox\",\n  \"ok\": true\n}"));
         assert!(plain(
-            r#"{"name": "trueish", "t": "nullable", "p": "[preview].png"}"#
-                .replace("[preview]", "preview")
-                .as_str()
+            r#"{"name": "trueish", "t": "nullable", "p": "preview.png"}"#
+        ));
+        // A string that opens with `[` but is no JSON array is plain too: the array scanner
+        // refuses `[preview].png` at its second byte, so no rule could read it. (Were it not,
+        // the miss would only cost the full path, never a different answer.)
+        assert!(plain(r#"{"p": "[preview].png"}"#));
+        assert!(plain(
+            r#"{"name": "trueish", "t": "nullable", "p": "[preview].png", "q": "[x]y"}"#
         ));
     }
 

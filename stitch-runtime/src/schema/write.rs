@@ -1,164 +1,6 @@
-//! The input schema: a JSON Schema (2020-12 vocabulary) built at compile time from the same
-//! types the walk follows.
-//!
-//! Every type describes itself as a `&'static` [`Schema`] tree ([`Describe`]); the derive
-//! composes the trees of a struct's fields, and [`write()`](write()) renders a tree as JSON text in a
-//! `const fn`, so that [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs::INPUT_SCHEMA) is a constant.
-//! Every subschema is inline (no `$ref`, no `$defs`), except inside a recursive type, whose
-//! root carries an `$anchor` that its self-references point to.
+//! The const writer: renders a [`Schema`] tree as JSON text during compilation.
 
-/// A JSON Schema fragment, as `&'static` parts that constants can hold.
-///
-/// Every string in the tree (names, descriptions, tags) is held JSON-escaped, as it appears
-/// between the quotes of the schema's text: the derive escapes them when it writes the tree,
-/// so that rendering during compilation copies them whole.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Schema {
-    /// `{}`: anything (`serde_json::Value`, an opaque field without a schema).
-    Any,
-    /// `{"type":"null"}`
-    Null,
-    /// `{"type":"boolean"}`
-    Boolean,
-    /// `{"type":"integer","minimum":…,"maximum":…}` from the Rust type's range.
-    Integer {
-        /// The smallest value.
-        min: i128,
-        /// The largest value.
-        max: u128,
-    },
-    /// `{"type":"number"}`
-    Number,
-    /// `{"type":"string"}`
-    String,
-    /// A string of exactly one character.
-    Char,
-    /// `{"type":"string","enum":[…]}`: a unit-variant enum.
-    Enum(&'static [&'static str]),
-    /// `{"type":"array","items":…}`
-    Array {
-        /// The element schema.
-        items: &'static Schema,
-        /// `minItems`, when above zero.
-        min_items: usize,
-        /// `maxItems`, when bounded.
-        max_items: Option<usize>,
-        /// `uniqueItems` (sets).
-        unique: bool,
-    },
-    /// `{"type":"array","prefixItems":[…],"items":false,…}`: a tuple.
-    Tuple(&'static [&'static Schema]),
-    /// `{"type":"object","additionalProperties":…}`: a map with string keys.
-    Map(&'static Schema),
-    /// A struct.
-    Object(&'static Object),
-    /// `OneOrMany<T>`: `{"anyOf":[T,{"type":"array","items":T}]}`.
-    OneOrMany(&'static Schema),
-    /// `{"anyOf":[…]}`: an untagged enum.
-    AnyOf(&'static [&'static Schema]),
-    /// `{"oneOf":[…]}`: a tagged enum.
-    OneOf(&'static [&'static Schema]),
-    /// An internally tagged variant: an object whose `tag` is the constant `value`, with the
-    /// properties of `body` (an object schema, or `Null` for a unit variant).
-    Tagged {
-        /// The tag's key.
-        tag: &'static str,
-        /// The variant's name.
-        value: &'static str,
-        /// The variant's fields.
-        body: &'static Schema,
-    },
-    /// An adjacently tagged variant: `{"tag": value, "content": content}`.
-    Adjacent {
-        /// The tag's key.
-        tag: &'static str,
-        /// The variant's name.
-        value: &'static str,
-        /// The content's key.
-        content_key: &'static str,
-        /// The content's schema (`None` for a unit variant).
-        content: Option<&'static Schema>,
-    },
-    /// An externally tagged variant with data: `{"Variant": content}`.
-    External {
-        /// The variant's name.
-        key: &'static str,
-        /// The content's schema.
-        content: &'static Schema,
-    },
-    /// Schema text given by the user (`#[stitch(schema = "…")]`), checked to be JSON.
-    Raw(&'static str),
-    /// `{"$ref":"#Name"}`: a recursive type's reference to itself.
-    Ref(&'static str),
-    /// A recursive type's schema, carrying `"$anchor":"Name"`.
-    Anchored {
-        /// The anchor's name.
-        anchor: &'static str,
-        /// The schema.
-        inner: &'static Schema,
-    },
-    /// A field's `min_items` / `max_items`, applied to the array form of `inner`.
-    Bounded {
-        /// The field type's schema.
-        inner: &'static Schema,
-        /// `min_items`
-        min: usize,
-        /// `max_items` (`usize::MAX` when unset).
-        max: usize,
-    },
-}
-
-/// The object schema of a struct (or a struct variant).
-#[derive(Debug)]
-pub struct Object {
-    /// The properties, by serde's wire names.
-    pub properties: &'static [Property],
-    /// Flattened fields, whose properties (or map values) join this object's.
-    pub flatten: &'static [Flattened],
-    /// `#[serde(deny_unknown_fields)]`: `"additionalProperties": false`.
-    pub deny_unknown_fields: bool,
-    /// The struct's doc comment or `#[stitch(description = "…")]`.
-    pub description: Option<&'static str>,
-}
-
-/// One property of an [`Object`].
-#[derive(Debug)]
-pub struct Property {
-    /// The wire name.
-    pub name: &'static str,
-    /// The field type's schema.
-    pub schema: &'static Schema,
-    /// serde requires it (no `Option`, no `default`).
-    pub required: bool,
-    /// The field's doc comment or `#[stitch(description = "…")]`.
-    pub description: Option<&'static str>,
-    /// The default value as JSON text, where the derive can see it.
-    pub default: Option<&'static str>,
-}
-
-/// A `#[serde(flatten)]` field.
-#[derive(Debug)]
-pub struct Flattened {
-    /// The flattened type's schema (an object or a map).
-    pub schema: &'static Schema,
-    /// The field is an `Option`: its properties are not required.
-    pub optional: bool,
-}
-
-/// A type's schema, for the derive to compose. Implemented for every type stitch walks.
-pub trait Describe {
-    /// The schema of a value of this type.
-    const SCHEMA: &'static Schema;
-    /// serde accepts the field missing (`Option<T>`).
-    const OPTIONAL: bool = false;
-    /// `Default::default()` as JSON text, for `#[serde(default)]` fields, where it is known.
-    const DEFAULT: Option<&'static str> = None;
-}
-
-/// What a [`OneOrMany`](crate::OneOrMany) field's description says about the list form.
-pub const ONE_OR_MANY_NOTE: &str =
-    "One value, or a list of values passed as a JSON array (not as JSON text).";
+use crate::schema::{as_object, Object, Schema, ONE_OR_MANY_NOTE};
 
 /// Renders `schema` as JSON text into `buf`, returning the length the text needs. With a
 /// buffer too short (or empty) nothing past its end is written, so a first call with an
@@ -173,44 +15,12 @@ pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
 /// holds (a type's constant is a buffer of this size wherever it is named).
 pub const MAX_SCHEMA_TEXT: usize = 16 * 1024;
 
-/// A type's schema text as a constant, for [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs).
-///
-/// Implemented for every type with a schema. Its constants are generic, so they are
-/// evaluated only where they are named: const evaluation is slow, and a crate of many tools
-/// that never names them does not wait for them.
-#[doc(hidden)]
-pub trait SchemaText {
-    /// The text in a fixed buffer, and its length.
-    const BUFFER: ([u8; MAX_SCHEMA_TEXT], usize);
-    /// The text.
-    const TEXT: &'static str;
-}
-
-impl<T: Describe + ?Sized> SchemaText for T {
-    const BUFFER: ([u8; MAX_SCHEMA_TEXT], usize) = {
-        let mut buf = [0u8; MAX_SCHEMA_TEXT];
-        let len = write(T::SCHEMA, &mut buf);
-        if len > MAX_SCHEMA_TEXT {
-            panic!("stitch: this schema is longer than `MAX_SCHEMA_TEXT` bytes; use `input_schema()`, which builds it at run time");
-        }
-        (buf, len)
-    };
-    const TEXT: &'static str = as_str(Self::BUFFER.0.split_at(Self::BUFFER.1).0);
-}
-
 /// The length of `schema`'s JSON text.
 pub const fn len(schema: &Schema) -> usize {
     write(schema, &mut [])
 }
 
-/// `schema`'s JSON text as a byte array of its exact length `N` (= [`len`]).
-pub const fn bytes<const N: usize>(schema: &Schema) -> [u8; N] {
-    let mut buf = [0u8; N];
-    write(schema, &mut buf);
-    buf
-}
-
-/// The bytes of [`bytes`] as `&str`.
+/// Rendered schema bytes as `&str`.
 pub const fn as_str(bytes: &[u8]) -> &str {
     match core::str::from_utf8(bytes) {
         Ok(s) => s,
@@ -718,25 +528,6 @@ impl Writer<'_> {
     }
 }
 
-impl Object {
-    /// An object with no property.
-    pub const EMPTY: Object = Object {
-        properties: &[],
-        flatten: &[],
-        deny_unknown_fields: false,
-        description: None,
-    };
-}
-
-const fn as_object(schema: &Schema) -> Option<&Object> {
-    match schema {
-        Schema::Object(object) => Some(object),
-        Schema::Anchored { inner, .. } => as_object(inner),
-        Schema::Bounded { inner, .. } => as_object(inner),
-        _ => None,
-    }
-}
-
 const fn has_required(object: &Object, optional: bool) -> bool {
     if optional {
         return false;
@@ -788,39 +579,4 @@ const fn trim(mut bytes: &[u8]) -> &[u8] {
         }
     }
     bytes
-}
-
-/// Renders a type's schema at run time, once, and keeps it for the life of the program.
-///
-/// Keyed by the address of the type's schema tree: two types whose trees the compiler merged
-/// have the same schema, and a type whose tree has two copies (two codegen units) is merely
-/// rendered twice. (A key by type name could mix up two versions of one crate.)
-pub(crate) fn cached<T: Describe + ?Sized>() -> &'static serde_json::Value {
-    cached_tree(T::SCHEMA)
-}
-
-fn cached_tree(schema: &'static Schema) -> &'static serde_json::Value {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock, PoisonError};
-
-    static CACHE: OnceLock<Mutex<HashMap<usize, &'static serde_json::Value>>> = OnceLock::new();
-    let key = core::ptr::from_ref(schema) as usize;
-    let cache = CACHE.get_or_init(Default::default);
-    let mut map = cache.lock().unwrap_or_else(PoisonError::into_inner);
-    map.entry(key)
-        .or_insert_with(|| Box::leak(Box::new(render(schema))))
-}
-
-/// Renders `schema` at run time into a value.
-pub(crate) fn render(schema: &Schema) -> serde_json::Value {
-    let mut buf = vec![0u8; len(schema)];
-    write(schema, &mut buf);
-    parse(as_str(&buf))
-}
-
-/// Parses schema text that stitch rendered (always JSON; a user's `schema = "…"` is checked at
-/// compile time).
-pub(crate) fn parse(text: &str) -> serde_json::Value {
-    serde_json::from_str(text)
-        .unwrap_or_else(|e| panic!("stitch: a rendered schema is not JSON ({e}): {text}"))
 }

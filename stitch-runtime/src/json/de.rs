@@ -19,6 +19,8 @@ use serde::de::{
 };
 use serde_json::{Map, Number, Value};
 
+use crate::path::{render_leaf_first, Segment as PathSegment};
+
 /// A deserialization failure and where it happened.
 #[derive(Debug)]
 pub(crate) struct Error {
@@ -42,16 +44,10 @@ impl Error {
 
     /// The dotted path (rule R5) and the message.
     pub(crate) fn into_parts(self) -> (String, String) {
-        let mut path = String::new();
-        for segment in self.rev_path.iter().rev() {
-            if !path.is_empty() {
-                path.push('.');
-            }
-            match segment {
-                Segment::Key(key) => path.push_str(key),
-                Segment::Index(i) => path.push_str(&i.to_string()),
-            }
-        }
+        let path = render_leaf_first(self.rev_path.iter().map(|segment| match segment {
+            Segment::Key(key) => PathSegment::Key(key),
+            Segment::Index(i) => PathSegment::Index(*i),
+        }));
         (path, self.message)
     }
 }

@@ -10,8 +10,8 @@
 //! ```
 //!
 //! when the caller's `accepts` closure agrees with `serde_json::from_str::<T>` on each
-//! element's text. That includes serde_json's recursion limit: at most 127 arrays or objects
-//! may be open at once, the outer array included.
+//! element's text. That includes serde_json's recursion limit: at most `MAX_OPEN` (127) arrays
+//! or objects may be open at once, the outer array included (see `json::depth`).
 //!
 //! [`is_json_string`], [`decode_json_string`] and [`is_json_char`] are fast `accepts`
 //! closures (and decoders) for string and char items, agreeing with
@@ -21,53 +21,11 @@
 //! in its input and stops at the first byte that settles the answer. Nesting is tracked with
 //! a fixed 128-bit stack, and runs of plain string bytes are skipped eight at a time.
 
-/// How many arrays or objects serde_json lets be open at once, the outer array included.
-///
-/// serde_json starts with a budget of 128 and fails when an opening bracket brings it to 0,
-/// so 127 levels are accepted and the 128th is refused (checked against
-/// `from_str::<Vec<serde_json::Value>>` and `from_str::<Vec<Vec<…>>>`).
-const MAX_DEPTH: u32 = 127;
+use crate::bounds::Bounds;
+use crate::json::depth::MAX_OPEN;
 
-/// Inclusive bounds on the number of items of an array form. `max == usize::MAX` means unbounded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Bounds {
-    /// Fewest items allowed.
-    pub min: usize,
-    /// Most items allowed; `usize::MAX` means no upper bound.
-    pub max: usize,
-}
-
-impl Bounds {
-    /// No bounds.
-    pub const NONE: Bounds = Bounds {
-        min: 0,
-        max: usize::MAX,
-    };
-
-    /// Bounds from optional `minItems` / `maxItems`; a missing side is unbounded.
-    pub const fn new(min: Option<usize>, max: Option<usize>) -> Bounds {
-        Bounds {
-            min: match min {
-                Some(min) => min,
-                None => 0,
-            },
-            max: match max {
-                Some(max) => max,
-                None => usize::MAX,
-            },
-        }
-    }
-
-    /// True when `len` items satisfy both bounds.
-    pub const fn contains(&self, len: usize) -> bool {
-        self.min <= len && len <= self.max
-    }
-
-    /// True when no bound is set (every length is allowed).
-    pub const fn is_none(&self) -> bool {
-        self.min == 0 && self.max == usize::MAX
-    }
-}
+// The scanner's stack holds one bit per open container.
+const _: () = assert!(MAX_OPEN <= 128);
 
 /// True when `text`, after leading JSON whitespace (space, tab, LF, CR only), starts with `[`,
 /// the whole text parses as one JSON array (surrounding JSON whitespace allowed, nothing else
@@ -78,8 +36,8 @@ impl Bounds {
 /// `starts-with-'[' && serde_json::from_str::<Vec<T>>(text).is_ok_and(|v| bounds.contains(v.len()))`
 /// whenever `accepts(e) == serde_json::from_str::<T>(e).is_ok()` for each element text `e`.
 /// The structure is validated the way serde_json validates any value (full number, literal,
-/// escape and control-character rules, no trailing commas, nesting at most 127
-/// open arrays/objects, the outer one included);
+/// escape and control-character rules, no trailing commas, nesting at most `MAX_OPEN`
+/// (127) open arrays/objects, the outer one included);
 /// checks that depend on `T`, such as pairing of `\u` surrogates, are left to `accepts`.
 ///
 /// Returns false as soon as the answer is known: the first byte is not `[`, a syntax error, an
@@ -89,7 +47,7 @@ impl Bounds {
 ///
 /// One known divergence: serde_json does not limit nesting inside values that `T` ignores
 /// (for example unknown fields of a struct), whereas this function always applies the limit
-/// of 127 open arrays/objects.
+/// of `MAX_OPEN` (127) open arrays/objects.
 #[inline(always)]
 pub fn is_text_list(text: &str, accepts: impl FnMut(&str) -> bool, bounds: Bounds) -> bool {
     // The verdict on nearly every string that is not a list comes from its first one or two
@@ -221,7 +179,7 @@ fn scan_value(b: &[u8], mut i: usize) -> Option<usize> {
             b'n' => literal(b, i, b"null")?,
             b'[' | b'{' => {
                 depth += 1;
-                if depth + 1 > MAX_DEPTH {
+                if depth + 1 > MAX_OPEN as u32 {
                     return None;
                 }
                 let object = c == b'{';

@@ -1,0 +1,80 @@
+//! Not public API: what `#[derive(ToolArgs)]`'s generated code names, exactly, plus a marked
+//! block for stitch's own tests and benchmarks.
+//!
+//! Everything here may change in any release, patch releases included. The derive and the
+//! runtime are released in lockstep (the runtime depends on `stitch-derive = "=x.y.z"`), so
+//! the code a derive generates always meets the `__private` it was written for.
+//!
+//! Version marker of this module's contents: 0.1 (bump with any change the derive must follow).
+
+// ---- What the derive names ----
+
+pub use crate::__stitch_json_schema;
+pub use crate::bounds::Bounds;
+pub use crate::path::Path;
+pub use crate::schema::{Describe, Flattened, Object, Property, Schema};
+pub use crate::walk::{
+    owns_nothing, union_string, untyped_entries, walk_leaf, walk_object, Coerce, Cx, Kind, Shape,
+};
+pub use crate::ToolArgs;
+pub use core;
+pub use serde::de::DeserializeOwned;
+pub use serde_json::{Map, Value};
+pub use std::borrow::Cow;
+pub use std::string::String;
+
+#[cfg(feature = "schemars")]
+pub use crate::surface::schemars::derived_schema;
+#[cfg(feature = "schemars")]
+pub use schemars;
+
+/// A walked type's schema. Going through `Coerce` (not `Describe`) keeps a missing impl
+/// to one error per field.
+pub const fn schema_of<T: Coerce>() -> &'static Schema {
+    T::SCHEMA
+}
+
+/// The property `name` of type `T`: required unless serde has a default for it
+/// (`serde_default`) or accepts it missing (`Option`); `type_default` lists `T`'s
+/// default; an empty `description` is none.
+pub const fn property<T: Coerce>(
+    name: &'static str,
+    serde_default: bool,
+    type_default: bool,
+    description: &'static str,
+) -> Property {
+    Property {
+        name,
+        schema: T::SCHEMA,
+        required: !serde_default && !T::OPTIONAL,
+        description: if description.is_empty() {
+            None
+        } else {
+            Some(description)
+        },
+        default: if type_default { T::DEFAULT } else { None },
+    }
+}
+
+/// Whether serde accepts a field of type `T` missing.
+pub const fn optional_of<T: Coerce>() -> bool {
+    T::OPTIONAL
+}
+
+/// `T::default()` as JSON text, where known.
+pub const fn default_of<T: Coerce>() -> Option<&'static str> {
+    T::DEFAULT
+}
+
+/// Whether `max_items` / `min_items` mean something at a position of this shape: a
+/// sequence, or a union with an array member.
+pub const fn takes_item_bounds(shape: Shape) -> bool {
+    shape.arrays && matches!(shape.kind, Kind::Sequence | Kind::Union)
+}
+
+// ---- For stitch's own tests, benchmarks and fuzz targets: not API, not for the derive ----
+//
+// The JSON-array check and its string scanners, tested against serde_json as the oracle and
+// measured on their own.
+
+pub use crate::json::text_list::{decode_json_string, is_json_char, is_json_string, is_text_list};

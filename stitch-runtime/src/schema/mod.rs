@@ -1,0 +1,185 @@
+//! The input schema: a JSON Schema (2020-12 vocabulary) built at compile time from the same
+//! types the walk follows.
+//!
+//! Every type describes itself as a `&'static` [`Schema`] tree ([`Describe`]); the derive
+//! composes the trees of a struct's fields, and [`write()`](write::write) renders a tree as JSON
+//! text in a `const fn` ([`write`]), so that
+//! [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs::INPUT_SCHEMA) is a constant ([`text`]).
+//! Every subschema is inline (no `$ref`, no `$defs`), except inside a recursive type, whose
+//! root carries an `$anchor` that its self-references point to.
+
+pub(crate) mod text;
+pub(crate) mod write;
+
+/// A JSON Schema fragment, as `&'static` parts that constants can hold.
+///
+/// Every string in the tree (names, descriptions, tags) is held JSON-escaped, as it appears
+/// between the quotes of the schema's text: the derive escapes them when it writes the tree,
+/// so that rendering during compilation copies them whole.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Schema {
+    /// `{}`: anything (`serde_json::Value`, an opaque field without a schema).
+    Any,
+    /// `{"type":"null"}`
+    Null,
+    /// `{"type":"boolean"}`
+    Boolean,
+    /// `{"type":"integer","minimum":…,"maximum":…}` from the Rust type's range.
+    Integer {
+        /// The smallest value.
+        min: i128,
+        /// The largest value.
+        max: u128,
+    },
+    /// `{"type":"number"}`
+    Number,
+    /// `{"type":"string"}`
+    String,
+    /// A string of exactly one character.
+    Char,
+    /// `{"type":"string","enum":[…]}`: a unit-variant enum.
+    Enum(&'static [&'static str]),
+    /// `{"type":"array","items":…}`
+    Array {
+        /// The element schema.
+        items: &'static Schema,
+        /// `minItems`, when above zero.
+        min_items: usize,
+        /// `maxItems`, when bounded.
+        max_items: Option<usize>,
+        /// `uniqueItems` (sets).
+        unique: bool,
+    },
+    /// `{"type":"array","prefixItems":[…],"items":false,…}`: a tuple.
+    Tuple(&'static [&'static Schema]),
+    /// `{"type":"object","additionalProperties":…}`: a map with string keys.
+    Map(&'static Schema),
+    /// A struct.
+    Object(&'static Object),
+    /// `OneOrMany<T>`: `{"anyOf":[T,{"type":"array","items":T}]}`.
+    OneOrMany(&'static Schema),
+    /// `{"anyOf":[…]}`: an untagged enum.
+    AnyOf(&'static [&'static Schema]),
+    /// `{"oneOf":[…]}`: a tagged enum.
+    OneOf(&'static [&'static Schema]),
+    /// An internally tagged variant: an object whose `tag` is the constant `value`, with the
+    /// properties of `body` (an object schema, or `Null` for a unit variant).
+    Tagged {
+        /// The tag's key.
+        tag: &'static str,
+        /// The variant's name.
+        value: &'static str,
+        /// The variant's fields.
+        body: &'static Schema,
+    },
+    /// An adjacently tagged variant: `{"tag": value, "content": content}`.
+    Adjacent {
+        /// The tag's key.
+        tag: &'static str,
+        /// The variant's name.
+        value: &'static str,
+        /// The content's key.
+        content_key: &'static str,
+        /// The content's schema (`None` for a unit variant).
+        content: Option<&'static Schema>,
+    },
+    /// An externally tagged variant with data: `{"Variant": content}`.
+    External {
+        /// The variant's name.
+        key: &'static str,
+        /// The content's schema.
+        content: &'static Schema,
+    },
+    /// Schema text given by the user (`#[stitch(schema = "…")]`), checked to be JSON.
+    Raw(&'static str),
+    /// `{"$ref":"#Name"}`: a recursive type's reference to itself.
+    Ref(&'static str),
+    /// A recursive type's schema, carrying `"$anchor":"Name"`.
+    Anchored {
+        /// The anchor's name.
+        anchor: &'static str,
+        /// The schema.
+        inner: &'static Schema,
+    },
+    /// A field's `min_items` / `max_items`, applied to the array form of `inner`.
+    Bounded {
+        /// The field type's schema.
+        inner: &'static Schema,
+        /// `min_items`
+        min: usize,
+        /// `max_items` (`usize::MAX` when unset).
+        max: usize,
+    },
+}
+
+/// The object schema of a struct (or a struct variant).
+#[derive(Debug)]
+pub struct Object {
+    /// The properties, by serde's wire names.
+    pub properties: &'static [Property],
+    /// Flattened fields, whose properties (or map values) join this object's.
+    pub flatten: &'static [Flattened],
+    /// `#[serde(deny_unknown_fields)]`: `"additionalProperties": false`.
+    pub deny_unknown_fields: bool,
+    /// The struct's doc comment or `#[stitch(description = "…")]`.
+    pub description: Option<&'static str>,
+}
+
+/// One property of an [`Object`].
+#[derive(Debug)]
+pub struct Property {
+    /// The wire name.
+    pub name: &'static str,
+    /// The field type's schema.
+    pub schema: &'static Schema,
+    /// serde requires it (no `Option`, no `default`).
+    pub required: bool,
+    /// The field's doc comment or `#[stitch(description = "…")]`.
+    pub description: Option<&'static str>,
+    /// The default value as JSON text, where the derive can see it.
+    pub default: Option<&'static str>,
+}
+
+/// A `#[serde(flatten)]` field.
+#[derive(Debug)]
+pub struct Flattened {
+    /// The flattened type's schema (an object or a map).
+    pub schema: &'static Schema,
+    /// The field is an `Option`: its properties are not required.
+    pub optional: bool,
+}
+
+/// A type's schema, for the derive to compose. Implemented for every type stitch walks.
+pub trait Describe {
+    /// The schema of a value of this type.
+    const SCHEMA: &'static Schema;
+    /// serde accepts the field missing (`Option<T>`).
+    const OPTIONAL: bool = false;
+    /// `Default::default()` as JSON text, for `#[serde(default)]` fields, where it is known.
+    const DEFAULT: Option<&'static str> = None;
+}
+
+/// What a [`OneOrMany`](crate::OneOrMany) field's description says about the list form.
+pub const ONE_OR_MANY_NOTE: &str =
+    "One value, or a list of values passed as a JSON array (not as JSON text).";
+
+impl Object {
+    /// An object with no property.
+    pub const EMPTY: Object = Object {
+        properties: &[],
+        flatten: &[],
+        deny_unknown_fields: false,
+        description: None,
+    };
+}
+
+/// The object schema inside `schema`, seen through an anchor or item bounds.
+pub(crate) const fn as_object(schema: &Schema) -> Option<&Object> {
+    match schema {
+        Schema::Object(object) => Some(object),
+        Schema::Anchored { inner, .. } => as_object(inner),
+        Schema::Bounded { inner, .. } => as_object(inner),
+        _ => None,
+    }
+}

@@ -1,0 +1,155 @@
+//! The [`ToolArgs`] trait: the three surfaces a tool's arguments arrive through.
+
+use serde_json::Value;
+
+use crate::bounds::Bounds;
+use crate::error::{self, ArgsError, Issue};
+use crate::json::depth::{deep_path, is_recursion_limit, MAX_DEPTH};
+use crate::walk::{dispose, run, Coerce};
+
+/// A tool's argument type: `#[derive(ToolArgs)]` implements it, and only the derive.
+///
+/// Every method is provided. The derive also implements the walk and the schema the methods
+/// build on (the hidden supertrait `Coerce`, with its schema, `Describe`); those are not an
+/// extension point and change in any release. A type of another crate inside a tool's
+/// arguments is marked `#[stitch(opaque)]` and left to serde.
+///
+/// ```
+/// use stitch_runtime::{OneOrMany, ToolArgs};
+///
+/// /// Show one or more images to the model.
+/// #[derive(Debug, serde::Deserialize, ToolArgs)]
+/// struct ViewFile {
+///     /// One path or a list of paths.
+///     #[stitch(max_items = 20)]
+///     paths: OneOrMany<String>,
+/// }
+///
+/// let err = ViewFile::from_value(serde_json::json!({"paths": "[\"a.png\"]"})).unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "paths is a list written as text \u{2014} pass the array itself, not JSON written as text"
+/// );
+///
+/// let ok = ViewFile::from_json(r#"{"paths": "[preview].png"}"#).unwrap();
+/// assert_eq!(ok.paths, OneOrMany::One("[preview].png".to_string()));
+/// ```
+pub trait ToolArgs: Coerce {
+    /// The input schema as JSON text, rendered during compilation: a JSON Schema (2020-12)
+    /// object with `properties` by serde's wire names and `required` as serde requires.
+    ///
+    /// It is evaluated only where it is named, so a build that does not use it does not pay
+    /// for it; where it is named, the text sits in a buffer of
+    /// `MAX_SCHEMA_TEXT` (16 KiB) bytes in the binary. A longer
+    /// schema is a compile error pointing to [`ToolArgs::input_schema`], which builds any
+    /// schema once at run time.
+    const INPUT_SCHEMA: &'static str = <Self as crate::schema::text::SchemaText>::TEXT;
+
+    /// The input schema as a value (built once, then shared).
+    fn input_schema() -> &'static Value {
+        crate::schema::text::cached::<Self>()
+    }
+
+    /// The raw surface: applies the rules to `args` in place and deserializes nothing.
+    ///
+    /// On `Ok`, JSON text at structured positions has been replaced by what it parses to;
+    /// nothing else changed and no key was added, dropped or reordered. On `Err`, `args` is
+    /// exactly as it was.
+    #[inline]
+    fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
+        run::<Self>(args).map_err(|(error, _)| error)
+    }
+
+    /// The typed surface: coerces `args`, then deserializes it. A deserialization failure is
+    /// one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue naming its path.
+    #[inline]
+    fn from_value(mut args: Value) -> Result<Self, ArgsError> {
+        if let Err((error, too_deep)) = run::<Self>(&mut args) {
+            if too_deep {
+                // serde_json drops a `Value` recursively; a deep one would overflow the stack.
+                dispose(args);
+            }
+            return Err(error);
+        }
+        deserialize(args)
+    }
+
+    /// The command-line surface: flags by wire name (`--max_hits`) or kebab-case
+    /// (`--max-hits`), one item per repeated flag, values read as the field's type decides. A
+    /// string field takes the text; a number or boolean field parses it (a boolean is also a
+    /// bare `--flag`); a list takes one item per occurrence (`--tag a --tag b`), or, given once,
+    /// a JSON array written as text (R1); a `OneOrMany` given once is one value and refuses a
+    /// list written as text (R3); a struct, map or tagged enum takes JSON text. The object so
+    /// built goes through [`ToolArgs::from_value`].
+    ///
+    /// `name` is the command's name, for `--help` (or `-h`), which answers with one issue of
+    /// kind [`IssueKind::Help`](crate::IssueKind::Help) whose message is the help text. A
+    /// command line that cannot be read gives [`IssueKind::Usage`](crate::IssueKind::Usage)
+    /// issues.
+    ///
+    /// ```
+    /// use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
+    ///
+    /// /// Search the notes.
+    /// #[derive(Debug, serde::Deserialize, ToolArgs)]
+    /// struct Search {
+    ///     /// What to look for.
+    ///     query: String,
+    ///     #[serde(default)]
+    ///     max_hits: Option<u32>,
+    ///     #[serde(default)]
+    ///     tags: Vec<String>,
+    /// }
+    ///
+    /// let args = ["--query", "fox", "--max-hits", "5", "--tags", "a", "--tags", "b"];
+    /// let search = Search::from_argv("search", args).unwrap();
+    /// assert_eq!((search.query.as_str(), search.max_hits), ("fox", Some(5)));
+    /// assert_eq!(search.tags, ["a", "b"]);
+    ///
+    /// let help = Search::from_argv("search", ["--help"]).unwrap_err();
+    /// assert_eq!(help.issues()[0].kind(), IssueKind::Help);
+    /// assert!(help.to_string().contains("--query <text>"));
+    /// ```
+    fn from_argv<I, S>(name: &str, args: I) -> Result<Self, ArgsError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        crate::surface::cli::from_argv::<Self, I, S>(name, args)
+    }
+
+    /// The same from the arguments' JSON text, as a model's tool call carries it.
+    #[inline]
+    fn from_json(text: &str) -> Result<Self, ArgsError> {
+        // Text in which no rule could act goes straight to serde_json (see `json::plain`).
+        if crate::json::plain::plain(text) {
+            if let Ok(args) = serde_json::from_str::<Self>(text) {
+                if args.bounds_hold(Bounds::NONE) {
+                    return Ok(args);
+                }
+            }
+        }
+        let args = serde_json::from_str::<Value>(text).map_err(|e| {
+            let issue = if is_recursion_limit(&e) {
+                Issue::too_deep(deep_path(text), MAX_DEPTH)
+            } else {
+                Issue::invalid("", error::not_json(&e))
+            };
+            ArgsError::single(issue)
+        })?;
+        Self::from_value(args)
+    }
+}
+
+fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {
+    match crate::json::de::from_value(args) {
+        Ok(args) => Ok(args),
+        Err(e) => Err(invalid(e)),
+    }
+}
+
+#[cold]
+fn invalid(e: crate::json::de::Error) -> ArgsError {
+    let (path, message) = e.into_parts();
+    ArgsError::single(Issue::invalid(path, message))
+}

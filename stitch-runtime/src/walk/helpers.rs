@@ -1,0 +1,121 @@
+//! The walks every kind of position shares: leaves, sequences and their items, maps, structs,
+//! the keys of a shared (flattened) object. The std impls and the derive's output call these.
+
+use serde_json::{Map, Value};
+
+use crate::bounds::Bounds;
+use crate::path::Path;
+use crate::walk::cx::is_container;
+use crate::walk::{Coerce, Cx, Kind};
+
+/// Walks a leaf position (string-like or scalar): nothing to repair, only depth to check when
+/// a container arrived instead.
+#[inline]
+pub fn walk_leaf(value: &Value, cx: &mut Cx, at: &Path<'_>) {
+    if is_container(value) {
+        cx.untyped(value, at);
+    }
+}
+
+/// Walks a sequence position of element type `T` (`S` is the sequence type, for R1).
+#[inline]
+pub fn walk_seq<S: Coerce, T: Coerce>(
+    value: &mut Value,
+    cx: &mut Cx,
+    at: &Path<'_>,
+    bounds: Bounds,
+) {
+    match value {
+        Value::Array(items) => {
+            cx.check_len(items.len(), bounds, at);
+            walk_items::<T>(items, cx, at);
+        }
+        Value::String(_) => cx.repair::<S>(value, at, bounds),
+        other => walk_leaf(other, cx, at),
+    }
+}
+
+/// Walks each item of a real array as a `T`.
+#[inline]
+pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
+    if !cx.enter(at) {
+        return;
+    }
+    if T::SHAPE.kind == Kind::StringLike {
+        // A string-like item has nothing to repair: only a container in its place is walked
+        // (for depth). Finding those first keeps the common loop to a tag check per item.
+        for (i, item) in items.iter_mut().enumerate() {
+            if is_container(item) {
+                T::walk(item, cx, &at.index(i), Bounds::NONE);
+            }
+        }
+    } else {
+        for (i, item) in items.iter_mut().enumerate() {
+            T::walk(item, cx, &at.index(i), Bounds::NONE);
+        }
+    }
+    cx.leave();
+}
+
+/// Walks a map position with values of type `T` (`M` is the map type, for R1).
+#[inline]
+pub fn walk_map<M: Coerce, T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
+    match value {
+        Value::Object(map) => {
+            if cx.enter(at) {
+                for (key, item) in map.iter_mut() {
+                    T::walk(item, cx, &at.key(key), Bounds::NONE);
+                }
+                cx.leave();
+            }
+        }
+        Value::String(_) => cx.repair::<M>(value, at, Bounds::NONE),
+        other => walk_leaf(other, cx, at),
+    }
+}
+
+/// Walks an object position of a struct type `T`: R1 for a string, then `T`'s fields.
+#[inline]
+pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
+    match value {
+        Value::Object(map) => {
+            if cx.enter(at) {
+                // A struct's fields follow its own `lenient_scalars`, not the parent's.
+                let lenient = cx.set_lenient(false);
+                T::walk_flat(map, cx, at, owns_nothing);
+                cx.set_lenient(lenient);
+                cx.leave();
+            }
+        }
+        Value::String(_) => cx.repair::<T>(value, at, Bounds::NONE),
+        other => walk_leaf(other, cx, at),
+    }
+}
+
+/// Walks the keys of a shared object that `owned` does not claim as values of type `T`
+/// (a flattened map).
+#[inline]
+pub fn walk_flat_map<T: Coerce>(
+    map: &mut Map<String, Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+    owned: fn(&str) -> bool,
+) {
+    for (key, item) in map.iter_mut() {
+        if !owned(key) {
+            T::walk(item, cx, &at.key(key), Bounds::NONE);
+        }
+    }
+}
+
+/// Walks every entry of `map` for depth only (an object whose variant is unknown).
+pub fn untyped_entries(map: &Map<String, Value>, cx: &mut Cx, at: &Path<'_>) {
+    for (key, item) in map {
+        cx.untyped(item, &at.key(key));
+    }
+}
+
+/// Claims no key: the `owned` of an object that is not shared.
+pub fn owns_nothing(_: &str) -> bool {
+    false
+}

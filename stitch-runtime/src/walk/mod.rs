@@ -1,0 +1,196 @@
+//! The walk: the [`Coerce`] trait that every argument type implements, [`run`] (check, then
+//! apply), and the walker state [`Cx`] it carries down the arguments.
+//!
+//! Each position in an argument type knows its own rule (see the crate docs, R1–R7). The derive
+//! implements [`Coerce`] for structs and enums; this module implements it for the standard
+//! types. A call is walked twice at most: a *check* pass that reads and collects issues but
+//! changes nothing, then, only when the check found JSON text to repair and no issue, an *apply*
+//! pass that writes the repairs. So a refused call leaves the caller's value exactly as it was,
+//! and a well-formed call is read once and allocates nothing.
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::bounds::Bounds;
+use crate::path::Path;
+use crate::schema::Describe;
+
+mod cx;
+mod helpers;
+mod std;
+mod union;
+
+pub use self::cx::Cx;
+pub use self::helpers::{
+    owns_nothing, untyped_entries, walk_flat_map, walk_items, walk_leaf, walk_map, walk_object,
+    walk_seq,
+};
+pub use self::union::union_string;
+
+/// What a type accepts at its position, as far as the walk needs to know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The kind of position.
+    pub kind: Kind,
+    /// A JSON string is a valid value here: a string-like type, or a union with a string-like
+    /// member (a *string-bearing* union).
+    pub strings: bool,
+    /// A JSON array is a valid value here.
+    pub arrays: bool,
+    /// A JSON object is a valid value here.
+    pub objects: bool,
+}
+
+impl Shape {
+    /// `String`, `PathBuf`, `char`, unit-variant enums and newtypes of these.
+    pub const STRING_LIKE: Shape = Shape::new(Kind::StringLike, true, false, false);
+    /// Numbers, `bool`, `()`.
+    pub const SCALAR: Shape = Shape::new(Kind::Scalar, false, false, false);
+    /// `Vec<T>` and the other sequences: an array member of a union.
+    pub const SEQUENCE: Shape = Shape::new(Kind::Sequence, false, true, false);
+    /// A struct deriving `ToolArgs`.
+    pub const OBJECT: Shape = Shape::new(Kind::Object, false, false, true);
+    /// `HashMap<String, T>` and the like.
+    pub const MAP: Shape = Shape::new(Kind::Map, false, false, true);
+    /// A tuple, read from an array; not an array member.
+    pub const TUPLE: Shape = Shape::new(Kind::Tuple, false, true, false);
+    /// `serde_json::Value`: never touched.
+    pub const ANY: Shape = Shape::new(Kind::Any, true, true, true);
+
+    /// A shape from its parts.
+    pub const fn new(kind: Kind, strings: bool, arrays: bool, objects: bool) -> Shape {
+        Shape {
+            kind,
+            strings,
+            arrays,
+            objects,
+        }
+    }
+
+    /// The shape of a union of members with these shapes.
+    pub const fn union(self, other: Shape) -> Shape {
+        Shape {
+            kind: Kind::Union,
+            strings: self.strings || other.strings,
+            arrays: self.arrays || other.arrays,
+            objects: self.objects || other.objects,
+        }
+    }
+}
+
+/// The kinds of position the rules tell apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// Read from a string. The walk of a string-like type does nothing to a value that is not
+    /// an array or an object (callers may skip it there).
+    StringLike,
+    /// A number, `bool` or `()`.
+    Scalar,
+    /// An array member: `Vec<T>`, sets, slices, arrays.
+    Sequence,
+    /// A struct.
+    Object,
+    /// A map with string keys.
+    Map,
+    /// A tuple.
+    Tuple,
+    /// One of several members: `OneOrMany<T>`, an enum with data.
+    Union,
+    /// `serde_json::Value`.
+    Any,
+}
+
+/// A type stitch can walk: every field type of a `#[derive(ToolArgs)]` type implements it.
+///
+/// Implemented for the standard types listed in the crate docs (`walk/std`) and by
+/// `#[derive(ToolArgs)]`, and by nothing else: it is not an extension point (it sits in the
+/// hidden `__private` module and changes with the derive). For a type of another crate (a
+/// `Uuid`, a `DateTime`), mark the field `#[stitch(opaque)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a type stitch knows how to walk",
+    label = "this field's type does not implement `Coerce`",
+    note = "derive `ToolArgs` for `{Self}`, or mark the field `#[stitch(opaque)]` to leave it to serde untouched"
+)]
+pub trait Coerce: DeserializeOwned + Describe {
+    /// What this type accepts, for the unions that hold it.
+    const SHAPE: Shape;
+
+    /// Walks `value`, found at `at`, as a position of this type. `bounds` are the
+    /// `min_items` / `max_items` of the field, for its array form.
+    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds);
+
+    /// Whether the exact JSON text of one array element is accepted by this type
+    /// (rule R3, condition 3). Must agree with `serde_json::from_str::<Self>(text).is_ok()`.
+    fn accepts_element(text: &str) -> bool {
+        serde_json::from_str::<Self>(text).is_ok()
+    }
+
+    /// Whether `text` is a list written as text that this type's array form accepts within
+    /// `bounds` (rule R3). `false` for a type with no array form.
+    ///
+    /// The default (`false`) is for the derive's types without an array form (structs, most
+    /// enums, opaque newtypes), whose generated impls rely on it. Every std sequence is written
+    /// by the one macro of `walk/std/sequences.rs`, which always writes this and
+    /// [`Coerce::bounds_hold`], so no sequence can fall back to the defaults.
+    fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
+        let _ = (text, bounds);
+        false
+    }
+
+    /// Whether a value deserialized straight from text (the fast path of
+    /// [`ToolArgs::from_json`](crate::ToolArgs::from_json)) keeps the item bounds the walk
+    /// would check; `bounds` are the field's. `false` sends the call down the full path.
+    /// The default (`true`) is for types with no array form anywhere inside (see
+    /// [`Coerce::accepts_text_list`]).
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        let _ = bounds;
+        true
+    }
+
+    /// Walks the keys this type reads from `map`, an object it shares with its parent
+    /// (`#[serde(flatten)]`, internally tagged variants). A struct walks its fields; a map
+    /// walks the keys that `owned` (the parent's fields) does not claim. A no-op otherwise.
+    #[doc(hidden)]
+    fn walk_flat(
+        map: &mut Map<String, Value>,
+        cx: &mut Cx,
+        at: &Path<'_>,
+        owned: fn(&str) -> bool,
+    ) {
+        let _ = (map, cx, at, owned);
+    }
+
+    /// Whether this type, flattened into a shared object, reads its key `key`.
+    #[doc(hidden)]
+    fn owns_key(key: &str) -> bool {
+        let _ = key;
+        false
+    }
+}
+
+/// The outcome of [`run`]: `Err` carries whether the value nests too deep to drop recursively.
+#[inline]
+pub(crate) fn run<T: Coerce>(args: &mut Value) -> Result<(), (crate::ArgsError, bool)> {
+    let mut cx = Cx::new(false);
+    T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
+    if cx.found_issues() {
+        return Err(cx.refusal());
+    }
+    if cx.pending() {
+        T::walk(args, &mut Cx::new(true), &Path::ROOT, Bounds::NONE);
+    }
+    Ok(())
+}
+
+/// Drops a value without recursion, however deep it nests (serde_json's own `Drop` recurses).
+pub(crate) fn dispose(value: Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! String-like types: `String`, `Box<str>`, `Cow<str>`, `PathBuf`, `char`. Read from a
+//! string; a container in their place is walked for depth only.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::bounds::Bounds;
+use crate::json::text_list::{is_json_char, is_json_string};
+use crate::path::Path;
+use crate::schema::{Describe, Schema};
+use crate::walk::{walk_leaf, Coerce, Cx, Shape};
+
+macro_rules! string_like {
+    ($([$($gen:tt)*] $ty:ty => $schema:expr, default $default:expr, element $element:path;)*) => {$(
+        impl<$($gen)*> Coerce for $ty {
+            const SHAPE: Shape = Shape::STRING_LIKE;
+
+            #[inline]
+            fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
+                walk_leaf(value, cx, at);
+            }
+
+            #[inline]
+            fn accepts_element(text: &str) -> bool {
+                $element(text)
+            }
+        }
+
+        impl<$($gen)*> Describe for $ty {
+            const SCHEMA: &'static Schema = &$schema;
+            const DEFAULT: Option<&'static str> = $default;
+        }
+    )*};
+}
+
+string_like! {
+    [] String => Schema::String, default Some("\"\""), element is_json_string;
+    [] Box<str> => Schema::String, default Some("\"\""), element is_json_string;
+    [] PathBuf => Schema::String, default Some("\"\""), element is_json_string;
+    ['a] Cow<'a, str> => Schema::String, default Some("\"\""), element is_json_string;
+    [] char => Schema::Char, default None, element is_json_char;
+}

@@ -1,0 +1,25 @@
+//! `serde_json::Value`: any JSON, never touched (checked for depth only).
+
+use serde_json::Value;
+
+use crate::bounds::Bounds;
+use crate::path::Path;
+use crate::schema::{Describe, Schema};
+use crate::walk::{walk_leaf, Coerce, Cx, Shape};
+
+impl Coerce for Value {
+    const SHAPE: Shape = Shape::ANY;
+
+    /// Never touched; checked for depth only.
+    #[inline]
+    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
+        walk_leaf(value, cx, at);
+    }
+    // `accepts_element` stays serde_json's verdict: a `Value` refuses numbers out of range.
+    // No array form of its own: `accepts_text_list` and `bounds_hold` keep their defaults.
+}
+
+impl Describe for Value {
+    const SCHEMA: &'static Schema = &Schema::Any;
+    const DEFAULT: Option<&'static str> = Some("null");
+}

@@ -1,0 +1,103 @@
+//! Wrappers the walk sees through: `Option<T>` (a `null` is left alone; the field may be
+//! missing), and the pointers `Box<T>`, `Arc<T>`, `Rc<T>`.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::bounds::Bounds;
+use crate::path::Path;
+use crate::schema::{Describe, Schema};
+use crate::walk::{Coerce, Cx, Shape};
+
+impl<T: Coerce> Coerce for Option<T> {
+    const SHAPE: Shape = T::SHAPE;
+
+    #[inline]
+    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
+        if !value.is_null() {
+            T::walk(value, cx, at, bounds);
+        }
+    }
+
+    fn accepts_element(text: &str) -> bool {
+        text == "null" || T::accepts_element(text)
+    }
+
+    fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
+        T::accepts_text_list(text, bounds)
+    }
+
+    fn walk_flat(
+        map: &mut Map<String, Value>,
+        cx: &mut Cx,
+        at: &Path<'_>,
+        owned: fn(&str) -> bool,
+    ) {
+        T::walk_flat(map, cx, at, owned);
+    }
+
+    fn bounds_hold(&self, bounds: Bounds) -> bool {
+        self.as_ref().is_none_or(|item| item.bounds_hold(bounds))
+    }
+
+    fn owns_key(key: &str) -> bool {
+        T::owns_key(key)
+    }
+}
+
+impl<T: Describe> Describe for Option<T> {
+    const SCHEMA: &'static Schema = T::SCHEMA;
+    const OPTIONAL: bool = true;
+}
+
+macro_rules! pointer {
+    ($($ty:ident),*) => {$(
+        impl<T: Coerce> Coerce for $ty<T>
+        where
+            $ty<T>: DeserializeOwned,
+        {
+            const SHAPE: Shape = T::SHAPE;
+
+            #[inline]
+            fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
+                T::walk(value, cx, at, bounds);
+            }
+
+            fn accepts_element(text: &str) -> bool {
+                T::accepts_element(text)
+            }
+
+            fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
+                T::accepts_text_list(text, bounds)
+            }
+
+            fn walk_flat(
+                map: &mut Map<String, Value>,
+                cx: &mut Cx,
+                at: &Path<'_>,
+                owned: fn(&str) -> bool,
+            ) {
+                T::walk_flat(map, cx, at, owned);
+            }
+
+            fn bounds_hold(&self, bounds: Bounds) -> bool {
+                T::bounds_hold(self, bounds)
+            }
+
+            fn owns_key(key: &str) -> bool {
+                T::owns_key(key)
+            }
+        }
+
+        impl<T: Describe> Describe for $ty<T> {
+            const SCHEMA: &'static Schema = T::SCHEMA;
+            const OPTIONAL: bool = T::OPTIONAL;
+            const DEFAULT: Option<&'static str> = T::DEFAULT;
+        }
+    )*};
+}
+
+pointer!(Box, Arc, Rc);
