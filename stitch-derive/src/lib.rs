@@ -52,7 +52,7 @@ fn derive(input: &DeriveInput) -> proc_macro2::TokenStream {
     match cx.check() {
         Ok(()) => expand::expand(&cont),
         Err(errors) => {
-            let mut out = ctxt::to_compile_errors(errors);
+            let mut out = errors.to_compile_error();
             out.extend(expand::fallback(&cont));
             out
         }

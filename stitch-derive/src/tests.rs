@@ -6,11 +6,20 @@ use crate::ast::{Container, Data, Style, Tagging};
 use crate::check::check;
 use crate::ctxt::Ctxt;
 
+/// Every error `cx` collected, in order, as text.
+fn messages(cx: Ctxt) -> Vec<String> {
+    match cx.check() {
+        Ok(()) => Vec::new(),
+        Err(combined) => combined.into_iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+/// The errors of the model and its checks for `input`.
 fn errors(input: &syn::DeriveInput) -> Vec<String> {
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, input);
     check(&cx, &cont);
-    cx.messages()
+    messages(cx)
 }
 
 #[test]
@@ -30,7 +39,7 @@ fn wire_names_follow_serde() {
     };
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, &input);
-    assert!(cx.messages().is_empty());
+    assert!(messages(cx).is_empty());
     let Data::Struct(fields) = &cont.data else {
         panic!("a struct")
     };
@@ -60,7 +69,7 @@ fn enum_tagging_and_variant_names() {
     };
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, &input);
-    assert!(cx.messages().is_empty());
+    assert!(messages(cx).is_empty());
     assert_eq!(
         cont.tagging(),
         Tagging::Adjacent {
@@ -102,6 +111,7 @@ fn serde_rename_with_deserialize_half() {
     };
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, &input);
+    assert!(messages(cx).is_empty());
     let Data::Struct(fields) = &cont.data else {
         panic!("a struct")
     };
@@ -241,4 +251,28 @@ fn expansion_never_panics_on_broken_input() {
     // Each broken input above reports at least one error, except the empty enum.
     let with_errors = inputs.iter().filter(|i| !errors(i).is_empty()).count();
     assert_eq!(with_errors, inputs.len() - 1);
+}
+
+#[test]
+fn the_collector_keeps_errors_in_order_and_combines_them() {
+    let cx = Ctxt::new();
+    cx.error_spanned_by(quote::quote!(a), "first");
+    cx.syn_error(syn::Error::new(proc_macro2::Span::call_site(), "second"));
+    assert_eq!(messages(cx), ["first", "second"]);
+    assert!(Ctxt::new().check().is_ok());
+}
+
+#[test]
+#[should_panic(expected = "forgot to check for errors")]
+fn a_collector_dropped_without_check_panics() {
+    let cx = Ctxt::new();
+    cx.error_spanned_by(quote::quote!(a), "never reported");
+    drop(cx);
+}
+
+#[test]
+#[should_panic(expected = "forgot to check for errors")]
+fn an_empty_collector_dropped_without_check_panics_too() {
+    // Even with nothing recorded: the path that forgot `check` would forget real errors too.
+    drop(Ctxt::new());
 }
