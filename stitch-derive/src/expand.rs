@@ -136,52 +136,31 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
 /// `Self: DeserializeOwned` when there are type parameters.
 fn bounded_generics(cont: &Container) -> syn::Generics {
     let mut generics = cont.generics.clone();
-    let params: Vec<syn::Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
-    if params.is_empty() {
+    if generics.type_params().next().is_none() {
         return generics;
     }
-    let mut used = vec![false; params.len()];
-    for field in all_fields(cont).filter(|f| f.walked()) {
-        let ty = field.ty;
-        mark_used(quote!(#ty), &params, &mut used);
-    }
+    let used: Vec<&syn::Ident> = cont
+        .all_fields()
+        .filter(|f| f.walked())
+        .flat_map(|f| &f.type_params)
+        .collect();
+    let bounded: Vec<syn::Ident> = generics
+        .type_params()
+        .map(|p| p.ident.clone())
+        .filter(|p| used.contains(&p))
+        .collect();
     let ident = cont.ident;
     let (_, ty_generics, _) = cont.generics.split_for_impl();
     let where_clause = generics.make_where_clause();
-    for (param, used) in params.iter().zip(used) {
-        if used {
-            where_clause
-                .predicates
-                .push(syn::parse_quote!(#param: _stitch::Coerce));
-        }
+    for param in bounded {
+        where_clause
+            .predicates
+            .push(syn::parse_quote!(#param: _stitch::Coerce));
     }
     where_clause
         .predicates
         .push(syn::parse_quote!(#ident #ty_generics: _stitch::DeserializeOwned));
     generics
-}
-
-fn mark_used(tokens: TokenStream, params: &[syn::Ident], used: &mut [bool]) {
-    for tt in tokens {
-        match tt {
-            proc_macro2::TokenTree::Ident(ident) => {
-                if let Some(i) = params.iter().position(|p| *p == ident) {
-                    used[i] = true;
-                }
-            }
-            proc_macro2::TokenTree::Group(group) => mark_used(group.stream(), params, used),
-            _ => {}
-        }
-    }
-}
-
-fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
-    match &cont.data {
-        Data::Struct(fields) => Box::new(fields.iter()),
-        Data::Newtype(field) => Box::new(std::iter::once(&**field)),
-        Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
-        Data::Unsupported => Box::new(std::iter::empty()),
-    }
 }
 
 /// `const` assertions that item bounds sit on a type with an array form (non-generic types
@@ -191,17 +170,16 @@ fn bound_asserts(cont: &Container) -> TokenStream {
         return quote!();
     }
     let mut out = TokenStream::new();
-    for field in all_fields(cont).filter(|f| f.walked()) {
+    for field in cont.all_fields().filter(|f| f.walked()) {
         let span = match (&field.attrs.max_items, &field.attrs.min_items) {
             (Some(s), _) | (None, Some(s)) => s.span,
             (None, None) => continue,
         };
-        // `Self` cannot be named outside the impl; the type is not generic, so its name works.
-        let field_ty = field.ty;
-        let ty = replace_self(quote!(#field_ty), cont.ident);
+        // Outside the impls, where `Self` could not be named: the model has replaced it.
+        let ty = &field.ty;
         let message = format!(
             "`max_items` and `min_items` apply only to a field with an array form (`OneOrMany<T>`, `Vec<T>` or another sequence), not `{}`",
-            quote!(#field_ty).to_string().replace(' ', "")
+            quote!(#ty).to_string().replace(' ', "")
         );
         out.extend(quote_spanned! {span=>
             const _: () = {
@@ -212,25 +190,6 @@ fn bound_asserts(cont: &Container) -> TokenStream {
         });
     }
     out
-}
-
-/// `tokens` with every `Self` replaced by `ident`.
-fn replace_self(tokens: TokenStream, ident: &syn::Ident) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|tt| match tt {
-            proc_macro2::TokenTree::Ident(i) if i == "Self" => {
-                proc_macro2::TokenTree::Ident(syn::Ident::new(&ident.to_string(), i.span()))
-            }
-            proc_macro2::TokenTree::Group(g) => {
-                let mut group =
-                    proc_macro2::Group::new(g.delimiter(), replace_self(g.stream(), ident));
-                group.set_span(g.span());
-                proc_macro2::TokenTree::Group(group)
-            }
-            other => other,
-        })
-        .collect()
 }
 
 /// `Bounds` of a field, as an expression.
@@ -251,7 +210,7 @@ fn bounds(field: &Field) -> TokenStream {
 
 /// `<Ty as Coerce>`, spanned at the field's type so a missing impl points there.
 fn coerce_of(field: &Field) -> TokenStream {
-    let ty = field.ty;
+    let ty = &field.ty;
     quote_spanned!(ty.span()=> <#ty as _stitch::Coerce>)
 }
 

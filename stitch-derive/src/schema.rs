@@ -46,7 +46,7 @@ struct Ctx<'a> {
 
 /// The items of the `Describe` impl, plus any item the const block needs beside it.
 pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
-    let recursive = all_fields(cont).any(|f| mentions(f.ty, cont.ident));
+    let recursive = cont.recursive();
     let cx = Ctx { cont, recursive };
     let (schema, optional) = match &cont.data {
         Data::Struct(fields) if cont.serde.transparent => {
@@ -87,34 +87,7 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     (items, beside)
 }
 
-fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
-    match &cont.data {
-        Data::Struct(fields) => Box::new(fields.iter()),
-        Data::Newtype(field) => Box::new(std::iter::once(&**field)),
-        Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
-        Data::Unsupported => Box::new(std::iter::empty()),
-    }
-}
-
-/// Whether `ty` names the type `ident` (or `Self`) anywhere.
-fn mentions(ty: &syn::Type, ident: &syn::Ident) -> bool {
-    let mut found = false;
-    let tokens = quote!(#ty);
-    scan(tokens, ident, &mut found);
-    found
-}
-
-fn scan(tokens: TokenStream, ident: &syn::Ident, found: &mut bool) {
-    for tt in tokens {
-        match tt {
-            proc_macro2::TokenTree::Ident(i) if i == *ident || i == "Self" => *found = true,
-            proc_macro2::TokenTree::Group(g) => scan(g.stream(), ident, found),
-            _ => {}
-        }
-    }
-}
-
-/// `ty` with each path type naming the container (or `Self`) replaced by the marker.
+/// `ty` with each path type naming the container replaced by the marker.
 fn replace(ty: &syn::Type, ident: &syn::Ident) -> syn::Type {
     let mut ty = ty.clone();
     replace_in(&mut ty, ident);
@@ -128,7 +101,7 @@ fn replace_in(ty: &mut syn::Type, ident: &syn::Ident) {
                 .path
                 .segments
                 .last()
-                .is_some_and(|s| s.ident == *ident || s.ident == "Self");
+                .is_some_and(|s| s.ident == *ident);
             if names_us && path.path.segments.len() == 1 {
                 let marker = marker();
                 *ty = syn::parse_quote!(#marker);
@@ -156,7 +129,7 @@ fn replace_in(ty: &mut syn::Type, ident: &syn::Ident) {
 /// The field's type as the schema code names it.
 fn schema_type(cx: &Ctx, field: &Field) -> syn::Type {
     if cx.recursive {
-        replace(field.ty, cx.cont.ident)
+        replace(&field.ty, cx.cont.ident)
     } else {
         field.ty.clone()
     }
@@ -168,8 +141,8 @@ fn schema_type(cx: &Ctx, field: &Field) -> syn::Type {
 /// only, once.
 fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
     let ty = schema_type(cx, field);
-    let span = syn::spanned::Spanned::span(field.ty);
-    if cx.recursive && mentions(field.ty, cx.cont.ident) {
+    let span = syn::spanned::Spanned::span(&field.ty);
+    if cx.recursive && field.recursive {
         let item = syn::Ident::new(which, span);
         quote_spanned!(span=> <#ty as _stitch::Describe>::#item)
     } else {
@@ -215,7 +188,7 @@ fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
 /// Whether serde accepts the field missing because of its type (`Option<T>`).
 fn optional_of(cx: &Ctx, field: &Field) -> TokenStream {
     if field.attrs.opaque.is_some() {
-        let option = match field.ty {
+        let option = match &field.ty {
             syn::Type::Path(path) => path
                 .path
                 .segments
@@ -252,12 +225,12 @@ fn compact_property(
     if field.attrs.opaque.is_some()
         || field.attrs.min_items.is_some()
         || field.attrs.max_items.is_some()
-        || (cx.recursive && mentions(field.ty, cx.cont.ident))
+        || (cx.recursive && field.recursive)
         || description == Some("")
     {
         return None;
     }
-    let ty = field.ty;
+    let ty = &field.ty;
     let span = syn::spanned::Spanned::span(ty);
     let serde_default = field.default || cx.cont.serde.default;
     let type_default = field.default && !field.default_path;

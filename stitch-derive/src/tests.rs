@@ -276,3 +276,74 @@ fn an_empty_collector_dropped_without_check_panics_too() {
     // Even with nothing recorded: the path that forgot `check` would forget real errors too.
     drop(Ctxt::new());
 }
+
+#[test]
+fn self_is_replaced_once_in_the_model() {
+    let input: syn::DeriveInput = parse_quote! {
+        struct Node<'a, T, U: Clone> {
+            value: T,
+            next: Option<Box<Self>>,
+            assoc: Vec<Self::Item>,
+            named: Vec<Node<'a, T, U>>,
+            #[stitch(opaque)]
+            other: U,
+            text: std::borrow::Cow<'a, str>,
+        }
+    };
+    let cx = Ctxt::new();
+    let cont = Container::from_ast(&cx, &input);
+    assert!(messages(cx).is_empty());
+    let Data::Struct(fields) = &cont.data else {
+        panic!("a struct")
+    };
+    let types: Vec<String> = fields
+        .iter()
+        .map(|f| {
+            let ty = &f.ty;
+            quote::quote!(#ty).to_string()
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "T",
+            "Option < Box < Node < 'a , T , U > > >",
+            "Vec < < Node < 'a , T , U > > :: Item >",
+            "Vec < Node < 'a , T , U > >",
+            "U",
+            "std :: borrow :: Cow < 'a , str >",
+        ]
+    );
+    // `Self` names no type parameter (the impl covers it); the container's name, written
+    // out, names what its arguments name.
+    let params: Vec<Vec<String>> = fields
+        .iter()
+        .map(|f| f.type_params.iter().map(|p| p.to_string()).collect())
+        .collect();
+    let expected: [&[&str]; 6] = [&["T"], &[], &[], &["T", "U"], &["U"], &[]];
+    assert_eq!(params, expected);
+    let recursive: Vec<bool> = fields.iter().map(|f| f.recursive).collect();
+    assert_eq!(recursive, [false, true, true, true, false, false]);
+    assert!(cont.recursive());
+}
+
+#[test]
+fn self_in_a_type_without_generics_becomes_the_bare_name() {
+    let input: syn::DeriveInput = parse_quote! {
+        enum Tree {
+            Leaf(String),
+            Node { children: Vec<Self>, first: Self::Item },
+        }
+    };
+    let cx = Ctxt::new();
+    let cont = Container::from_ast(&cx, &input);
+    assert!(messages(cx).is_empty());
+    let types: Vec<String> = cont
+        .all_fields()
+        .map(|f| {
+            let ty = &f.ty;
+            quote::quote!(#ty).to_string()
+        })
+        .collect();
+    assert_eq!(types, ["String", "Vec < Tree >", "Tree :: Item"]);
+}
