@@ -15,7 +15,6 @@ mod check;
 mod ctxt;
 mod expand;
 mod json;
-mod schema;
 mod serde_attr;
 
 use proc_macro::TokenStream;

@@ -1,9 +1,14 @@
-//! Generates the `Describe` impl (the type's schema as a `&'static` tree) and, for types
-//! without generics, the `INPUT_SCHEMA` constant rendered from it during compilation.
+//! Generates the `Describe` impl: the type's schema as a `&'static` tree of the runtime's
+//! `Schema` values, which the runtime renders to JSON during compilation (`INPUT_SCHEMA`, for
+//! types without generics) or once at run time.
+//!
+//! Each field's part of the tree comes from its type's own `Describe` constants, so a field
+//! of any type stitch walks is described the way that type says, `OneOrMany<T>` included.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 
+use super::generics::{marker, with_marker};
 use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
 
 /// `text` escaped for a JSON string (without the quotes). The schema tree holds its strings
@@ -32,11 +37,6 @@ fn described(attr: &Option<crate::attr::Spanned<String>>, doc: &Option<String>) 
         .or_else(|| doc.clone())
 }
 
-/// The marker type that stands for the container inside its own fields' schemas.
-fn marker() -> syn::Ident {
-    format_ident!("__StitchRecursion")
-}
-
 /// What the schema code needs to know about the container.
 struct Ctx<'a> {
     cont: &'a Container<'a>,
@@ -44,8 +44,26 @@ struct Ctx<'a> {
     recursive: bool,
 }
 
-/// The items of the `Describe` impl, plus any item the const block needs beside it.
-pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
+/// The items of the `Describe` impl, plus any item the const block needs beside it:
+///
+/// ```text
+/// const SCHEMA: &'static _stitch::Schema = &_stitch::Schema::Object(&_stitch::Object { … });
+/// const OPTIONAL: bool = false;     // a newtype or transparent struct: its field's answer
+/// ```
+///
+/// A type that names itself in a field (`children: Vec<Tree>`) is anchored, and its fields
+/// name a marker whose schema is a reference back, so the tree stays finite:
+///
+/// ```text
+/// const SCHEMA: &'static _stitch::Schema =
+///     &_stitch::Schema::Anchored { anchor: "Tree", inner: /* fields use __StitchRecursion */ };
+/// // beside the impls:
+/// struct __StitchRecursion;
+/// impl _stitch::Describe for __StitchRecursion {
+///     const SCHEMA: &'static _stitch::Schema = &_stitch::Schema::Ref("Tree");
+/// }
+/// ```
+pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     let recursive = cont.recursive();
     let cx = Ctx { cont, recursive };
     let (schema, optional) = match &cont.data {
@@ -87,49 +105,10 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     (items, beside)
 }
 
-/// `ty` with each path type naming the container replaced by the marker.
-fn replace(ty: &syn::Type, ident: &syn::Ident) -> syn::Type {
-    let mut ty = ty.clone();
-    replace_in(&mut ty, ident);
-    ty
-}
-
-fn replace_in(ty: &mut syn::Type, ident: &syn::Ident) {
-    match ty {
-        syn::Type::Path(path) if path.qself.is_none() => {
-            let names_us = path
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == *ident);
-            if names_us && path.path.segments.len() == 1 {
-                let marker = marker();
-                *ty = syn::parse_quote!(#marker);
-                return;
-            }
-            for segment in path.path.segments.iter_mut() {
-                if let syn::PathArguments::AngleBracketed(args) = &mut segment.arguments {
-                    for arg in args.args.iter_mut() {
-                        if let syn::GenericArgument::Type(inner) = arg {
-                            replace_in(inner, ident);
-                        }
-                    }
-                }
-            }
-        }
-        syn::Type::Array(array) => replace_in(&mut array.elem, ident),
-        syn::Type::Slice(slice) => replace_in(&mut slice.elem, ident),
-        syn::Type::Tuple(tuple) => tuple.elems.iter_mut().for_each(|t| replace_in(t, ident)),
-        syn::Type::Paren(paren) => replace_in(&mut paren.elem, ident),
-        syn::Type::Group(group) => replace_in(&mut group.elem, ident),
-        _ => {}
-    }
-}
-
 /// The field's type as the schema code names it.
 fn schema_type(cx: &Ctx, field: &Field) -> syn::Type {
     if cx.recursive {
-        replace(&field.ty, cx.cont.ident)
+        with_marker(&field.ty, cx.cont.ident)
     } else {
         field.ty.clone()
     }
@@ -241,7 +220,22 @@ fn compact_property(
     ))
 }
 
-/// `&Schema::Object(&Object { … })` for named fields.
+/// The object schema of named fields (a struct, a struct variant):
+///
+/// ```text
+/// &_stitch::Schema::Object(&_stitch::Object {
+///     properties: &[
+///         _stitch::property::<Vec<String>>("paths", serde_default, type_default, "description"),
+///         _stitch::Property { name, schema, required, description, default },  // the long form
+///     ],
+///     flatten: &[_stitch::Flattened { schema: /* the flattened type's */, optional }],
+///     deny_unknown_fields: false,
+///     description: _stitch::core::option::Option::Some("…"),
+/// })
+/// ```
+///
+/// Skipped fields are not in it. A field is required unless serde defaults it (`default`
+/// on it or on the container) or its type may be missing (`Option<T>`: `OPTIONAL`).
 fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
     let container_default = cx.cont.serde.default;
     let properties = fields
@@ -306,6 +300,21 @@ fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
     }
 }
 
+/// The schema of an enum, by tagging:
+///
+/// ```text
+/// &_stitch::Schema::Enum(&["get", "put"])                  // external, unit variants only
+/// &_stitch::Schema::OneOf(&[
+///     &_stitch::Schema::Enum(&["stop"]),                    // external: the unit variants,
+///     &_stitch::Schema::External { key: "get", content },   // then one per other variant
+///     &_stitch::Schema::Tagged { tag: "type", value: "get", body },            // internal
+///     &_stitch::Schema::Adjacent { tag, value, content_key, content: Option }, // adjacent
+/// ])
+/// &_stitch::Schema::AnyOf(&[/* each variant's content */])  // untagged
+/// ```
+///
+/// Skipped variants are left out. A variant is described under its wire name; only an
+/// externally tagged unit variant lists its aliases too, as more strings of the `Enum`.
 fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
     let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
     let tagging = cx.cont.tagging();
