@@ -120,7 +120,7 @@ impl Field {
 }
 
 /// The field serde's `transparent` reads through, if there is exactly one.
-pub fn transparent_field<'c, 'a>(fields: &'c [Field]) -> Option<&'c Field> {
+pub fn transparent_field(fields: &[Field]) -> Option<&Field> {
     let mut candidates = fields.iter().filter(|f| f.transparent_candidate());
     match (candidates.next(), candidates.next()) {
         (Some(field), None) => Some(field),

@@ -76,7 +76,6 @@ struct Parts {
 ///
 /// ```text
 /// #[doc(hidden)]
-/// #[allow(…)]
 /// const _: () = {
 ///     use ::stitch_runtime::__private as _stitch;   // or `#[stitch(crate = "…")]`'s path
 ///     /* asserts */
@@ -87,6 +86,11 @@ struct Parts {
 ///     _stitch::__stitch_json_schema! { [impl generics] [Args<T>] [where clause] "Args" }
 /// };
 /// ```
+///
+/// No `#[allow]` is needed on any of it: rustc and clippy do not lint code spanned at a
+/// derive's call site as they lint the user's (that is where `_stitch`, the helpers and the
+/// pattern bindings are spanned), and nothing here trips a lint on the user's own tokens.
+/// The hygiene test (under `#![deny(warnings)]`) and clippy on the tests crate keep it so.
 ///
 /// The `where` clause is [`generics::bounded`]'s. The last line is a `macro_rules!` of the
 /// runtime: it writes the `JsonSchema` impl when the runtime's `schemars` feature is on, and
@@ -113,7 +117,6 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
     } else {
         quote! {
             #[automatically_derived]
-            #[allow(non_snake_case, clippy::all)]
             impl #impl_generics #ident #ty_generics #where_clause {
                 #helpers
             }
@@ -121,9 +124,7 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
     };
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_qualifications, clippy::needless_lifetimes)]
         const _: () = {
-            #[allow(unused_imports)]
             #use_krate
 
             #asserts
