@@ -168,6 +168,13 @@ pub(super) fn fields_walk(
         .filter(|f| f.attrs.opaque.is_none())
         .map(|f| coerce_of(f))
         .collect();
+    // At the head of a function body, a block (`{ let _ = __key; false }`, no own field) would
+    // end a statement there, and `|| …` after it would read as a closure: parenthesize it.
+    let own = if own_names.is_empty() {
+        quote!((#own))
+    } else {
+        own
+    };
     helpers.push(quote! {
         #[doc(hidden)]
         #[inline]
