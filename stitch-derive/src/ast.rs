@@ -198,12 +198,8 @@ impl<'a> Container<'a> {
                     serde.rename_all.unwrap_or(RenameRule::None),
                 )),
                 syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
-                    let mut fields = fields_from_ast(
-                        cx,
-                        &receiver,
-                        unnamed.unnamed.iter(),
-                        RenameRule::None,
-                    );
+                    let mut fields =
+                        fields_from_ast(cx, &receiver, unnamed.unnamed.iter(), RenameRule::None);
                     Data::Newtype(Box::new(fields.remove(0)))
                 }
                 syn::Fields::Unnamed(unnamed) => {

@@ -68,11 +68,7 @@ pub(super) fn with_marker(ty: &syn::Type, ident: &syn::Ident) -> syn::Type {
 fn replace_in(ty: &mut syn::Type, ident: &syn::Ident) {
     match ty {
         syn::Type::Path(path) if path.qself.is_none() => {
-            let names_us = path
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == *ident);
+            let names_us = path.path.segments.last().is_some_and(|s| s.ident == *ident);
             // Only the bare name: `crate::Tree` or `<Tree>::Item` is left as written.
             if names_us && path.path.segments.len() == 1 {
                 let marker = marker();

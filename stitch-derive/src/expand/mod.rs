@@ -11,7 +11,7 @@
 //!
 //! The stages: [`generics`] bounds the impls, [`struct_`] and [`enum_`] write the walk
 //! (`enum_` hands each tagging to its own file), [`schema`] the `Describe` impl, and
-//! [`fallback`] the stub emitted beside errors.
+//! [`fallback()`] the stub emitted beside errors.
 
 mod adjacently;
 mod enum_;
