@@ -1,6 +1,8 @@
 //! The parsed model of a `#[derive(ToolArgs)]` input: names as serde reads them, our
 //! attributes, and the spans to point errors at.
 
+use proc_macro2::{Group, Punct, Spacing, Span, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::ext::IdentExt;
 
 use crate::attr::{self, ContainerAttrs, FieldAttrs};
@@ -27,9 +29,9 @@ pub struct Container<'a> {
 /// A struct's or an enum's body.
 pub enum Data<'a> {
     /// A struct with named fields.
-    Struct(Vec<Field<'a>>),
+    Struct(Vec<Field>),
     /// A struct with one unnamed field, read as that field (serde's newtype struct).
-    Newtype(Box<Field<'a>>),
+    Newtype(Box<Field>),
     /// An enum.
     Enum(Vec<Variant<'a>>),
     /// Something we refuse (a union, a unit or tuple struct); the error is already recorded.
@@ -66,13 +68,19 @@ impl Names {
 }
 
 /// A field of a struct or a variant.
-pub struct Field<'a> {
+pub struct Field {
     /// The names serde reads it under (for a tuple field: its index).
     pub names: Names,
     /// How Rust names it: `self.paths`, `self.0`.
     pub member: syn::Member,
-    /// Its type.
-    pub ty: &'a syn::Type,
+    /// Its type, with `Self` replaced by the container's own type (see [`Receiver`]).
+    pub ty: syn::Type,
+    /// The container's type parameters that its type names as written. A `Self` names none:
+    /// the impl being generated is the one that covers `Self`, so it needs no bound for it.
+    pub type_params: Vec<syn::Ident>,
+    /// Its type names the container, as `Self` or by name: the schema of such a field refers
+    /// back to the container instead of repeating it.
+    pub recursive: bool,
     /// `#[stitch(...)]` on it.
     pub attrs: FieldAttrs,
     /// serde skips it when deserializing.
@@ -90,7 +98,7 @@ pub struct Field<'a> {
     pub lenient: bool,
 }
 
-impl Field<'_> {
+impl Field {
     /// Whether the walk goes into this field's type (not skipped, not opaque).
     pub fn walked(&self) -> bool {
         !self.skip && self.attrs.opaque.is_none()
@@ -99,7 +107,7 @@ impl Field<'_> {
     /// Whether serde's `transparent` may read through this field: not skipped, no default,
     /// not a `PhantomData` (serde's own rule).
     pub fn transparent_candidate(&self) -> bool {
-        let phantom = match self.ty {
+        let phantom = match &self.ty {
             syn::Type::Path(path) => path
                 .path
                 .segments
@@ -112,7 +120,7 @@ impl Field<'_> {
 }
 
 /// The field serde's `transparent` reads through, if there is exactly one.
-pub fn transparent_field<'c, 'a>(fields: &'c [Field<'a>]) -> Option<&'c Field<'a>> {
+pub fn transparent_field(fields: &[Field]) -> Option<&Field> {
     let mut candidates = fields.iter().filter(|f| f.transparent_candidate());
     match (candidates.next(), candidates.next()) {
         (Some(field), None) => Some(field),
@@ -142,7 +150,7 @@ pub struct Variant<'a> {
     /// How it holds its data.
     pub style: Style,
     /// Its fields (named for `Struct`, in order for `Newtype`/`Tuple`).
-    pub fields: Vec<Field<'a>>,
+    pub fields: Vec<Field>,
     /// serde skips it when deserializing.
     pub skip: bool,
     /// The doc comment.
@@ -180,15 +188,18 @@ impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput) -> Container<'a> {
         let attrs = ContainerAttrs::from_attrs(cx, &input.attrs);
         let serde = SerdeContainer::from_attrs(&input.attrs);
+        let receiver = Receiver::new(&input.ident, &input.generics);
         let data = match &input.data {
             syn::Data::Struct(data) => match &data.fields {
                 syn::Fields::Named(named) => Data::Struct(fields_from_ast(
                     cx,
+                    &receiver,
                     named.named.iter(),
                     serde.rename_all.unwrap_or(RenameRule::None),
                 )),
                 syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
-                    let mut fields = fields_from_ast(cx, unnamed.unnamed.iter(), RenameRule::None);
+                    let mut fields =
+                        fields_from_ast(cx, &receiver, unnamed.unnamed.iter(), RenameRule::None);
                     Data::Newtype(Box::new(fields.remove(0)))
                 }
                 syn::Fields::Unnamed(unnamed) => {
@@ -209,7 +220,7 @@ impl<'a> Container<'a> {
             syn::Data::Enum(data) => Data::Enum(
                 data.variants
                     .iter()
-                    .map(|v| variant_from_ast(cx, v, &serde))
+                    .map(|v| variant_from_ast(cx, &receiver, v, &serde))
                     .collect(),
             ),
             syn::Data::Union(data) => {
@@ -258,6 +269,21 @@ impl<'a> Container<'a> {
         }
     }
 
+    /// Every field of the body: a struct's, a newtype's, or each variant's in turn.
+    pub fn all_fields(&self) -> Box<dyn Iterator<Item = &Field> + '_> {
+        match &self.data {
+            Data::Struct(fields) => Box::new(fields.iter()),
+            Data::Newtype(field) => Box::new(std::iter::once(&**field)),
+            Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
+            Data::Unsupported => Box::new(std::iter::empty()),
+        }
+    }
+
+    /// Whether a field's type names the container itself.
+    pub fn recursive(&self) -> bool {
+        self.all_fields().any(|f| f.recursive)
+    }
+
     /// The path of the runtime crate: `#[stitch(crate = "…")]` or `::stitch_runtime`.
     pub fn krate(&self) -> syn::Path {
         match &self.attrs.krate {
@@ -269,9 +295,10 @@ impl<'a> Container<'a> {
 
 fn fields_from_ast<'a>(
     cx: &Ctxt,
+    receiver: &Receiver,
     fields: impl Iterator<Item = &'a syn::Field>,
     rule: RenameRule,
-) -> Vec<Field<'a>> {
+) -> Vec<Field> {
     fields
         .enumerate()
         .map(|(i, field)| {
@@ -282,6 +309,7 @@ fn fields_from_ast<'a>(
                 (None, Some(ident)) => rule.apply_to_field(&ident.unraw().to_string()),
                 (None, None) => i.to_string(),
             };
+            let (ty, type_params, recursive) = receiver.rewrite(&field.ty);
             let member = match &field.ident {
                 Some(ident) => syn::Member::Named(ident.clone()),
                 None => syn::Member::Unnamed(syn::Index::from(i)),
@@ -292,7 +320,9 @@ fn fields_from_ast<'a>(
                     aliases: serde.aliases,
                 },
                 member,
-                ty: &field.ty,
+                ty,
+                type_params,
+                recursive,
                 skip: serde.skip,
                 default: serde.default,
                 default_path: serde.default_path,
@@ -307,6 +337,7 @@ fn fields_from_ast<'a>(
 
 fn variant_from_ast<'a>(
     cx: &Ctxt,
+    receiver: &Receiver,
     variant: &'a syn::Variant,
     container: &SerdeContainer,
 ) -> Variant<'a> {
@@ -327,7 +358,7 @@ fn variant_from_ast<'a>(
         syn::Fields::Unit => (Style::Unit, Vec::new()),
         syn::Fields::Named(named) => (
             Style::Struct,
-            fields_from_ast(cx, named.named.iter(), field_rule),
+            fields_from_ast(cx, receiver, named.named.iter(), field_rule),
         ),
         syn::Fields::Unnamed(unnamed) => {
             let style = if unnamed.unnamed.len() == 1 {
@@ -337,7 +368,7 @@ fn variant_from_ast<'a>(
             };
             (
                 style,
-                fields_from_ast(cx, unnamed.unnamed.iter(), RenameRule::None),
+                fields_from_ast(cx, receiver, unnamed.unnamed.iter(), RenameRule::None),
             )
         }
     };
@@ -358,4 +389,138 @@ fn variant_from_ast<'a>(
         skip: serde.skip,
         doc: doc_of(&variant.attrs),
     }
+}
+
+/// Replaces `Self` in field types with the container's own type, once, while the model is
+/// built (serde_derive's `replace_receiver` does the same): every generator after it sees
+/// concrete types and can name them anywhere, in the impls or in a `const` beside them.
+///
+/// The same pass over a field type's tokens notes which of the container's type parameters
+/// it names and whether it names the container (see [`Field::type_params`] and
+/// [`Field::recursive`]).
+struct Receiver<'a> {
+    /// The container's name.
+    ident: &'a syn::Ident,
+    /// Its type arguments as it names itself (`<'a, T, N>`), empty without generics.
+    args: TokenStream,
+    /// Its type parameters (lifetimes and consts are never bounded).
+    params: Vec<&'a syn::Ident>,
+}
+
+impl<'a> Receiver<'a> {
+    fn new(ident: &'a syn::Ident, generics: &'a syn::Generics) -> Receiver<'a> {
+        let (_, args, _) = generics.split_for_impl();
+        Receiver {
+            ident,
+            args: args.to_token_stream(),
+            params: generics.type_params().map(|p| &p.ident).collect(),
+        }
+    }
+
+    /// `ty` with `Self` replaced, the type parameters it names as written, and whether it
+    /// names the container.
+    fn rewrite(&self, ty: &syn::Type) -> (syn::Type, Vec<syn::Ident>, bool) {
+        let mut seen = Seen {
+            params: vec![false; self.params.len()],
+            container: false,
+            receiver: false,
+        };
+        let tokens = self.rewrite_tokens(ty.to_token_stream(), &mut seen);
+        // Tokens rewritten this way always parse again as a type; should one not, the type as
+        // written still compiles inside the impls, where `Self` is the container.
+        let ty = match seen.receiver {
+            true => syn::parse2(tokens).unwrap_or_else(|_| ty.clone()),
+            false => ty.clone(),
+        };
+        let params = self.params.iter().zip(&seen.params);
+        let params = params.filter(|(_, &used)| used).map(|(p, _)| (*p).clone());
+        (ty, params.collect(), seen.container)
+    }
+
+    /// The token walk of [`Receiver::rewrite`]. It works on tokens rather than syn's type
+    /// tree so that it reaches every `Self` and every name: in paths, in `<T as Trait>`, in
+    /// a macro's arguments, in an array's length.
+    fn rewrite_tokens(&self, tokens: TokenStream, seen: &mut Seen) -> TokenStream {
+        let mut out = TokenStream::new();
+        let mut tokens = tokens.into_iter().peekable();
+        while let Some(tt) = tokens.next() {
+            match tt {
+                TokenTree::Ident(ident) if ident == "Self" => {
+                    seen.receiver = true;
+                    seen.container = true;
+                    // `Self::Assoc` becomes `<Name<T>>::Assoc`: `Name<T>::Assoc` does not parse.
+                    let qualified = !self.args.is_empty()
+                        && matches!(tokens.peek(), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+                    out.extend(self.concrete(ident.span(), qualified));
+                }
+                TokenTree::Ident(ident) => {
+                    if ident == *self.ident {
+                        seen.container = true;
+                    }
+                    if let Some(i) = self.params.iter().position(|p| **p == ident) {
+                        seen.params[i] = true;
+                    }
+                    out.extend([TokenTree::Ident(ident)]);
+                }
+                TokenTree::Group(group) => {
+                    let inner = self.rewrite_tokens(group.stream(), seen);
+                    let mut rebuilt = Group::new(group.delimiter(), inner);
+                    rebuilt.set_span(group.span());
+                    out.extend([TokenTree::Group(rebuilt)]);
+                }
+                other => out.extend([other]),
+            }
+        }
+        out
+    }
+
+    /// The container's own type (`Name`, `Name<'a, T>`, or `<Name<'a, T>>` before `::`), every
+    /// token spanned at the `Self` it replaces, so that errors point where the user wrote it.
+    fn concrete(&self, span: Span, qualified: bool) -> TokenStream {
+        let mut ty = TokenStream::new();
+        ty.extend([TokenTree::Ident(syn::Ident::new(
+            &self.ident.to_string(),
+            span,
+        ))]);
+        ty.extend(respan(self.args.clone(), span));
+        if !qualified {
+            return ty;
+        }
+        let mut out = TokenStream::new();
+        let angle = |c| {
+            let mut p = Punct::new(c, Spacing::Alone);
+            p.set_span(span);
+            TokenTree::Punct(p)
+        };
+        out.extend([angle('<')]);
+        out.extend(ty);
+        out.extend([angle('>')]);
+        out
+    }
+}
+
+/// What [`Receiver::rewrite_tokens`] found in one type.
+struct Seen {
+    /// For each of the container's type parameters, whether the type names it.
+    params: Vec<bool>,
+    /// The type names the container, as `Self` or by name.
+    container: bool,
+    /// The type held a `Self`, now replaced.
+    receiver: bool,
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let TokenTree::Group(g) = &tt {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = TokenTree::Group(group);
+            }
+            tt.set_span(span);
+            tt
+        })
+        .collect()
 }

@@ -82,7 +82,7 @@ fn check_field(cx: &Ctxt, field: &Field) {
     if attrs.opaque.is_none() && !field.skip {
         // The walk of a tuple takes no bounds (its length is fixed), though serde reads it from
         // an array; the `const` check of the array form would let it through.
-        if let (Some(bound), syn::Type::Tuple(tuple)) = (bound_key(attrs), ungroup(field.ty)) {
+        if let (Some(bound), syn::Type::Tuple(tuple)) = (bound_key(attrs), ungroup(&field.ty)) {
             cx.error_spanned_by(
                 tuple,
                 format!("`{bound}` applies only to a field with an array form: `OneOrMany<T>`, `Vec<T>` or another sequence; a tuple has a fixed length"),

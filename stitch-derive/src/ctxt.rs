@@ -1,38 +1,48 @@
 //! Collects every user error of one derive, so that one compile reports them all.
+//!
+//! Parsers and checks record a problem and carry on; the derive reads the collection once, at
+//! the end, with [`Ctxt::check`]. A `Ctxt` dropped without that call panics (as serde_derive's
+//! does): a code path that forgot to report what it collected fails every test that reaches
+//! it, instead of silently emitting impls for a broken input.
 
 use std::cell::RefCell;
 use std::fmt::Display;
 
-use proc_macro2::TokenStream;
 use quote::ToTokens;
 
 /// The error collector. Parsers and checks record problems here and carry on.
-#[derive(Default)]
 pub struct Ctxt {
-    errors: RefCell<Vec<syn::Error>>,
+    /// The errors so far; `None` once [`Ctxt::check`] has taken them.
+    errors: RefCell<Option<Vec<syn::Error>>>,
 }
 
 impl Ctxt {
-    /// A new, empty collector.
+    /// A new, empty collector. It must be finished with [`Ctxt::check`].
     pub fn new() -> Ctxt {
-        Ctxt::default()
+        Ctxt {
+            errors: RefCell::new(Some(Vec::new())),
+        }
     }
 
     /// Records `msg` pointing at `tokens`.
     pub fn error_spanned_by<T: ToTokens, M: Display>(&self, tokens: T, msg: M) {
-        self.errors
-            .borrow_mut()
-            .push(syn::Error::new_spanned(tokens.into_token_stream(), msg));
+        self.syn_error(syn::Error::new_spanned(tokens.into_token_stream(), msg));
     }
 
     /// Records a syn error as it is.
     pub fn syn_error(&self, err: syn::Error) {
-        self.errors.borrow_mut().push(err);
+        self.errors
+            .borrow_mut()
+            .as_mut()
+            .expect("Ctxt used after check")
+            .push(err);
     }
 
-    /// Finishes: `Ok` when nothing was recorded, else every error as one combined `syn::Error`.
+    /// Finishes: `Ok` when nothing was recorded, else every error as one combined `syn::Error`
+    /// (in the order recorded; `into_iter` on it gives them back one by one).
     pub fn check(self) -> Result<(), syn::Error> {
-        let mut errors = self.errors.into_inner().into_iter();
+        let errors = self.errors.borrow_mut().take().expect("Ctxt checked twice");
+        let mut errors = errors.into_iter();
         let Some(mut combined) = errors.next() else {
             return Ok(());
         };
@@ -41,15 +51,14 @@ impl Ctxt {
         }
         Err(combined)
     }
-
-    /// The recorded errors as `compile_error!` invocations (for tests).
-    #[cfg(test)]
-    pub fn messages(&self) -> Vec<String> {
-        self.errors.borrow().iter().map(|e| e.to_string()).collect()
-    }
 }
 
-/// Renders errors as `compile_error!`s.
-pub fn to_compile_errors(err: syn::Error) -> TokenStream {
-    err.to_compile_error()
+impl Drop for Ctxt {
+    fn drop(&mut self) {
+        // Not while unwinding from another panic: that one is the news, and a second panic
+        // would abort.
+        if !std::thread::panicking() && self.errors.borrow().is_some() {
+            panic!("forgot to check for errors: a `Ctxt` must be finished with `check()`");
+        }
+    }
 }

@@ -4,9 +4,10 @@
 //! [`ToolArgs`](macro@ToolArgs).
 //!
 //! The pipeline follows serde_derive's: parse the input into a model that keeps spans
-//! ([`ast`]), check it ([`check`]), then generate the impls ([`expand`]). Every problem is
-//! recorded in a [`ctxt::Ctxt`] and reported together; when there are any, the impls are still
-//! emitted with an empty walk so the user sees only the real mistakes.
+//! (`ast`, from `attr`, `serde_attr` and `case`), check it (`check`, with `json`
+//! for `schema = "…"`), then generate the impls (`expand`). Every problem is recorded in a
+//! `ctxt::Ctxt` and reported together; when there are any, the impls are still emitted with
+//! an empty walk so the user sees only the real mistakes.
 
 mod ast;
 mod attr;
@@ -15,36 +16,73 @@ mod check;
 mod ctxt;
 mod expand;
 mod json;
-mod schema;
 mod serde_attr;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
 
-/// Derives `stitch_runtime::ToolArgs` (and the `Coerce` walk it builds on).
+/// Derives `stitch_runtime::ToolArgs` (and the `Coerce` walk and `Describe` schema it builds
+/// on) for a struct with named fields, a newtype struct, or an enum. The type must also
+/// derive serde's `Deserialize`: stitch reads names and shapes the way serde will.
 ///
-/// # On the container
-/// - `#[stitch(crate = "path::to::stitch_runtime")]`: where the runtime is, for crates that
-///   re-export it.
+/// ```text
+/// use serde::Deserialize;
+/// use stitch_runtime::{OneOrMany, ToolArgs};
 ///
-/// # On a field
-/// - `#[stitch(max_items = N)]`, `#[stitch(min_items = N)]`: bound the array form of a
-///   `OneOrMany<T>` or sequence field. A list written as text longer than `max_items` stays
-///   one plain value; a real array outside the bounds is refused (`paths: at most 20 items`).
-/// - `#[stitch(opaque)]`: leave a field of a type stitch does not know (a `Uuid`, a
-///   `DateTime`) to serde, untouched.
+/// /// Show files to the user.
+/// #[derive(Deserialize, ToolArgs)]
+/// struct ViewFile {
+///     /// The files to show.
+///     #[stitch(max_items = 20)]
+///     paths: OneOrMany<String>,
+/// }
+/// ```
+///
+/// Every `#[stitch(...)]` key below is checked: an unknown or repeated key, or a value of the
+/// wrong type, is a compile error at the token, all of them reported in one compile.
+///
+/// # On the container (struct or enum)
+/// - `crate = "path::to::stitch_runtime"`: where the runtime is, for crates that re-export
+///   it (default `::stitch_runtime`).
+/// - `description = "…"`: the root schema's description, instead of the doc comment.
+/// - `lenient_scalars`: every field reads numbers and booleans written as text (`"5"` for a
+///   `u32`, `"true"` for a `bool`; only texts that round-trip, never in a union that takes
+///   strings). Nested structs follow their own attributes.
+///
+/// # On a field (of a struct or of an enum variant)
+/// - `max_items = N`, `min_items = N`: bound the array form of a `OneOrMany<T>` or sequence
+///   field. A list written as text longer than `max_items` stays one plain value; a real
+///   array outside the bounds is refused (`paths: at most 20 items`). On a type with no array
+///   form it is a compile error.
+/// - `opaque`: leave a field of a type stitch does not know (a `Uuid`, a `DateTime`) to
+///   serde, untouched; its schema is `{}` unless `schema` says otherwise.
+/// - `schema = "{…}"`: the JSON Schema of an `opaque` field, as JSON text (checked to be JSON
+///   during compilation).
+/// - `description = "…"`: the property's description, instead of the doc comment.
+/// - `lenient_scalars`: this field reads numbers and booleans written as text (see above).
+///
+/// # On a variant
+/// None: a `#[stitch(...)]` on a variant is an error. Put the keys on the variant's fields;
+/// a variant's doc comment describes it.
 ///
 /// # serde attributes read
-/// `rename`, `rename(deserialize = …)`, `rename_all` (all eight rules, serde's algorithm),
-/// `rename_all_fields`, `alias`, `default`, `skip`, `skip_deserializing`, `flatten`, `tag`,
-/// `content`, `untagged`, `deny_unknown_fields`, `transparent`. Other serde keys are left to
-/// serde.
+/// - Container: `rename_all` (all eight rules, serde's algorithm, or its `deserialize` half),
+///   `rename_all_fields`, `tag`, `content`, `untagged`, `transparent`, `default`,
+///   `deny_unknown_fields`.
+/// - Field: `rename` (or `rename(deserialize = …)`), `alias`, `default`, `default = "…"`,
+///   `skip`, `skip_deserializing`, `flatten`.
+/// - Variant: `rename`, `alias`, `rename_all`, `skip`, `skip_deserializing`; `untagged` on
+///   one variant is refused (put it on the enum).
+///
+/// Other serde keys, and malformed serde attributes, are left to serde.
 #[proc_macro_derive(ToolArgs, attributes(stitch))]
 pub fn derive_tool_args(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     derive(&input).into()
 }
 
+/// The pipeline: parse into the model (recording problems), check it, then expand it, or, on
+/// any problem, emit every error beside a stub impl ([`expand::fallback`]).
 fn derive(input: &DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::new();
     let cont = ast::Container::from_ast(&cx, input);
@@ -52,7 +90,7 @@ fn derive(input: &DeriveInput) -> proc_macro2::TokenStream {
     match cx.check() {
         Ok(()) => expand::expand(&cont),
         Err(errors) => {
-            let mut out = ctxt::to_compile_errors(errors);
+            let mut out = errors.to_compile_error();
             out.extend(expand::fallback(&cont));
             out
         }

@@ -6,11 +6,20 @@ use crate::ast::{Container, Data, Style, Tagging};
 use crate::check::check;
 use crate::ctxt::Ctxt;
 
+/// Every error `cx` collected, in order, as text.
+fn messages(cx: Ctxt) -> Vec<String> {
+    match cx.check() {
+        Ok(()) => Vec::new(),
+        Err(combined) => combined.into_iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+/// The errors of the model and its checks for `input`.
 fn errors(input: &syn::DeriveInput) -> Vec<String> {
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, input);
     check(&cx, &cont);
-    cx.messages()
+    messages(cx)
 }
 
 #[test]
@@ -30,7 +39,7 @@ fn wire_names_follow_serde() {
     };
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, &input);
-    assert!(cx.messages().is_empty());
+    assert!(messages(cx).is_empty());
     let Data::Struct(fields) = &cont.data else {
         panic!("a struct")
     };
@@ -60,7 +69,7 @@ fn enum_tagging_and_variant_names() {
     };
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, &input);
-    assert!(cx.messages().is_empty());
+    assert!(messages(cx).is_empty());
     assert_eq!(
         cont.tagging(),
         Tagging::Adjacent {
@@ -102,6 +111,7 @@ fn serde_rename_with_deserialize_half() {
     };
     let cx = Ctxt::new();
     let cont = Container::from_ast(&cx, &input);
+    assert!(messages(cx).is_empty());
     let Data::Struct(fields) = &cont.data else {
         panic!("a struct")
     };
@@ -241,4 +251,99 @@ fn expansion_never_panics_on_broken_input() {
     // Each broken input above reports at least one error, except the empty enum.
     let with_errors = inputs.iter().filter(|i| !errors(i).is_empty()).count();
     assert_eq!(with_errors, inputs.len() - 1);
+}
+
+#[test]
+fn the_collector_keeps_errors_in_order_and_combines_them() {
+    let cx = Ctxt::new();
+    cx.error_spanned_by(quote::quote!(a), "first");
+    cx.syn_error(syn::Error::new(proc_macro2::Span::call_site(), "second"));
+    assert_eq!(messages(cx), ["first", "second"]);
+    assert!(Ctxt::new().check().is_ok());
+}
+
+#[test]
+#[should_panic(expected = "forgot to check for errors")]
+fn a_collector_dropped_without_check_panics() {
+    let cx = Ctxt::new();
+    cx.error_spanned_by(quote::quote!(a), "never reported");
+    drop(cx);
+}
+
+#[test]
+#[should_panic(expected = "forgot to check for errors")]
+fn an_empty_collector_dropped_without_check_panics_too() {
+    // Even with nothing recorded: the path that forgot `check` would forget real errors too.
+    drop(Ctxt::new());
+}
+
+#[test]
+fn self_is_replaced_once_in_the_model() {
+    let input: syn::DeriveInput = parse_quote! {
+        struct Node<'a, T, U: Clone> {
+            value: T,
+            next: Option<Box<Self>>,
+            assoc: Vec<Self::Item>,
+            named: Vec<Node<'a, T, U>>,
+            #[stitch(opaque)]
+            other: U,
+            text: std::borrow::Cow<'a, str>,
+        }
+    };
+    let cx = Ctxt::new();
+    let cont = Container::from_ast(&cx, &input);
+    assert!(messages(cx).is_empty());
+    let Data::Struct(fields) = &cont.data else {
+        panic!("a struct")
+    };
+    let types: Vec<String> = fields
+        .iter()
+        .map(|f| {
+            let ty = &f.ty;
+            quote::quote!(#ty).to_string()
+        })
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "T",
+            "Option < Box < Node < 'a , T , U > > >",
+            "Vec < < Node < 'a , T , U > > :: Item >",
+            "Vec < Node < 'a , T , U > >",
+            "U",
+            "std :: borrow :: Cow < 'a , str >",
+        ]
+    );
+    // `Self` names no type parameter (the impl covers it); the container's name, written
+    // out, names what its arguments name.
+    let params: Vec<Vec<String>> = fields
+        .iter()
+        .map(|f| f.type_params.iter().map(|p| p.to_string()).collect())
+        .collect();
+    let expected: [&[&str]; 6] = [&["T"], &[], &[], &["T", "U"], &["U"], &[]];
+    assert_eq!(params, expected);
+    let recursive: Vec<bool> = fields.iter().map(|f| f.recursive).collect();
+    assert_eq!(recursive, [false, true, true, true, false, false]);
+    assert!(cont.recursive());
+}
+
+#[test]
+fn self_in_a_type_without_generics_becomes_the_bare_name() {
+    let input: syn::DeriveInput = parse_quote! {
+        enum Tree {
+            Leaf(String),
+            Node { children: Vec<Self>, first: Self::Item },
+        }
+    };
+    let cx = Ctxt::new();
+    let cont = Container::from_ast(&cx, &input);
+    assert!(messages(cx).is_empty());
+    let types: Vec<String> = cont
+        .all_fields()
+        .map(|f| {
+            let ty = &f.ty;
+            quote::quote!(#ty).to_string()
+        })
+        .collect();
+    assert_eq!(types, ["String", "Vec < Tree >", "Tree :: Item"]);
 }

@@ -1,9 +1,14 @@
-//! Generates the `Describe` impl (the type's schema as a `&'static` tree) and, for types
-//! without generics, the `INPUT_SCHEMA` constant rendered from it during compilation.
+//! Generates the `Describe` impl: the type's schema as a `&'static` tree of the runtime's
+//! `Schema` values, which the runtime renders to JSON during compilation (`INPUT_SCHEMA`, for
+//! types without generics) or once at run time.
+//!
+//! Each field's part of the tree comes from its type's own `Describe` constants, so a field
+//! of any type stitch walks is described the way that type says, `OneOrMany<T>` included.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 
+use super::generics::{marker, with_marker};
 use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
 
 /// `text` escaped for a JSON string (without the quotes). The schema tree holds its strings
@@ -32,11 +37,6 @@ fn described(attr: &Option<crate::attr::Spanned<String>>, doc: &Option<String>) 
         .or_else(|| doc.clone())
 }
 
-/// The marker type that stands for the container inside its own fields' schemas.
-fn marker() -> syn::Ident {
-    format_ident!("__StitchRecursion")
-}
-
 /// What the schema code needs to know about the container.
 struct Ctx<'a> {
     cont: &'a Container<'a>,
@@ -44,9 +44,27 @@ struct Ctx<'a> {
     recursive: bool,
 }
 
-/// The items of the `Describe` impl, plus any item the const block needs beside it.
-pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
-    let recursive = all_fields(cont).any(|f| mentions(f.ty, cont.ident));
+/// The items of the `Describe` impl, plus any item the const block needs beside it:
+///
+/// ```text
+/// const SCHEMA: &'static _stitch::Schema = &_stitch::Schema::Object(&_stitch::Object { … });
+/// const OPTIONAL: bool = false;     // a newtype or transparent struct: its field's answer
+/// ```
+///
+/// A type that names itself in a field (`children: Vec<Tree>`) is anchored, and its fields
+/// name a marker whose schema is a reference back, so the tree stays finite:
+///
+/// ```text
+/// const SCHEMA: &'static _stitch::Schema =
+///     &_stitch::Schema::Anchored { anchor: "Tree", inner: /* fields use __StitchRecursion */ };
+/// // beside the impls:
+/// struct __StitchRecursion;
+/// impl _stitch::Describe for __StitchRecursion {
+///     const SCHEMA: &'static _stitch::Schema = &_stitch::Schema::Ref("Tree");
+/// }
+/// ```
+pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
+    let recursive = cont.recursive();
     let cx = Ctx { cont, recursive };
     let (schema, optional) = match &cont.data {
         Data::Struct(fields) if cont.serde.transparent => {
@@ -87,76 +105,10 @@ pub fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     (items, beside)
 }
 
-fn all_fields<'c, 'a>(cont: &'c Container<'a>) -> Box<dyn Iterator<Item = &'c Field<'a>> + 'c> {
-    match &cont.data {
-        Data::Struct(fields) => Box::new(fields.iter()),
-        Data::Newtype(field) => Box::new(std::iter::once(&**field)),
-        Data::Enum(variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
-        Data::Unsupported => Box::new(std::iter::empty()),
-    }
-}
-
-/// Whether `ty` names the type `ident` (or `Self`) anywhere.
-fn mentions(ty: &syn::Type, ident: &syn::Ident) -> bool {
-    let mut found = false;
-    let tokens = quote!(#ty);
-    scan(tokens, ident, &mut found);
-    found
-}
-
-fn scan(tokens: TokenStream, ident: &syn::Ident, found: &mut bool) {
-    for tt in tokens {
-        match tt {
-            proc_macro2::TokenTree::Ident(i) if i == *ident || i == "Self" => *found = true,
-            proc_macro2::TokenTree::Group(g) => scan(g.stream(), ident, found),
-            _ => {}
-        }
-    }
-}
-
-/// `ty` with each path type naming the container (or `Self`) replaced by the marker.
-fn replace(ty: &syn::Type, ident: &syn::Ident) -> syn::Type {
-    let mut ty = ty.clone();
-    replace_in(&mut ty, ident);
-    ty
-}
-
-fn replace_in(ty: &mut syn::Type, ident: &syn::Ident) {
-    match ty {
-        syn::Type::Path(path) if path.qself.is_none() => {
-            let names_us = path
-                .path
-                .segments
-                .last()
-                .is_some_and(|s| s.ident == *ident || s.ident == "Self");
-            if names_us && path.path.segments.len() == 1 {
-                let marker = marker();
-                *ty = syn::parse_quote!(#marker);
-                return;
-            }
-            for segment in path.path.segments.iter_mut() {
-                if let syn::PathArguments::AngleBracketed(args) = &mut segment.arguments {
-                    for arg in args.args.iter_mut() {
-                        if let syn::GenericArgument::Type(inner) = arg {
-                            replace_in(inner, ident);
-                        }
-                    }
-                }
-            }
-        }
-        syn::Type::Array(array) => replace_in(&mut array.elem, ident),
-        syn::Type::Slice(slice) => replace_in(&mut slice.elem, ident),
-        syn::Type::Tuple(tuple) => tuple.elems.iter_mut().for_each(|t| replace_in(t, ident)),
-        syn::Type::Paren(paren) => replace_in(&mut paren.elem, ident),
-        syn::Type::Group(group) => replace_in(&mut group.elem, ident),
-        _ => {}
-    }
-}
-
 /// The field's type as the schema code names it.
 fn schema_type(cx: &Ctx, field: &Field) -> syn::Type {
     if cx.recursive {
-        replace(field.ty, cx.cont.ident)
+        with_marker(&field.ty, cx.cont.ident)
     } else {
         field.ty.clone()
     }
@@ -168,8 +120,8 @@ fn schema_type(cx: &Ctx, field: &Field) -> syn::Type {
 /// only, once.
 fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
     let ty = schema_type(cx, field);
-    let span = syn::spanned::Spanned::span(field.ty);
-    if cx.recursive && mentions(field.ty, cx.cont.ident) {
+    let span = syn::spanned::Spanned::span(&field.ty);
+    if cx.recursive && field.recursive {
         let item = syn::Ident::new(which, span);
         quote_spanned!(span=> <#ty as _stitch::Describe>::#item)
     } else {
@@ -215,7 +167,7 @@ fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
 /// Whether serde accepts the field missing because of its type (`Option<T>`).
 fn optional_of(cx: &Ctx, field: &Field) -> TokenStream {
     if field.attrs.opaque.is_some() {
-        let option = match field.ty {
+        let option = match &field.ty {
             syn::Type::Path(path) => path
                 .path
                 .segments
@@ -252,12 +204,12 @@ fn compact_property(
     if field.attrs.opaque.is_some()
         || field.attrs.min_items.is_some()
         || field.attrs.max_items.is_some()
-        || (cx.recursive && mentions(field.ty, cx.cont.ident))
+        || (cx.recursive && field.recursive)
         || description == Some("")
     {
         return None;
     }
-    let ty = field.ty;
+    let ty = &field.ty;
     let span = syn::spanned::Spanned::span(ty);
     let serde_default = field.default || cx.cont.serde.default;
     let type_default = field.default && !field.default_path;
@@ -268,7 +220,22 @@ fn compact_property(
     ))
 }
 
-/// `&Schema::Object(&Object { … })` for named fields.
+/// The object schema of named fields (a struct, a struct variant):
+///
+/// ```text
+/// &_stitch::Schema::Object(&_stitch::Object {
+///     properties: &[
+///         _stitch::property::<Vec<String>>("paths", serde_default, type_default, "description"),
+///         _stitch::Property { name, schema, required, description, default },  // the long form
+///     ],
+///     flatten: &[_stitch::Flattened { schema: /* the flattened type's */, optional }],
+///     deny_unknown_fields: false,
+///     description: _stitch::core::option::Option::Some("…"),
+/// })
+/// ```
+///
+/// Skipped fields are not in it. A field is required unless serde defaults it (`default`
+/// on it or on the container) or its type may be missing (`Option<T>`: `OPTIONAL`).
 fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
     let container_default = cx.cont.serde.default;
     let properties = fields
@@ -333,6 +300,21 @@ fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
     }
 }
 
+/// The schema of an enum, by tagging:
+///
+/// ```text
+/// &_stitch::Schema::Enum(&["get", "put"])                  // external, unit variants only
+/// &_stitch::Schema::OneOf(&[
+///     &_stitch::Schema::Enum(&["stop"]),                    // external: the unit variants,
+///     &_stitch::Schema::External { key: "get", content },   // then one per other variant
+///     &_stitch::Schema::Tagged { tag: "type", value: "get", body },            // internal
+///     &_stitch::Schema::Adjacent { tag, value, content_key, content: Option }, // adjacent
+/// ])
+/// &_stitch::Schema::AnyOf(&[/* each variant's content */])  // untagged
+/// ```
+///
+/// Skipped variants are left out. A variant is described under its wire name; only an
+/// externally tagged unit variant lists its aliases too, as more strings of the `Enum`.
 fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
     let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
     let tagging = cx.cont.tagging();

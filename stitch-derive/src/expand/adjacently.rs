@@ -1,0 +1,68 @@
+//! The walk of an adjacently tagged enum (`#[serde(tag = "t", content = "c")]`):
+//! `{"t": "Variant", "c": content}`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::enum_::{content_walk, which_variant};
+use super::walk_fn;
+use crate::ast::Variant;
+
+/// ```text
+/// const SHAPE: _stitch::Shape = _stitch::Shape::new(_stitch::Kind::Union, false, false, true);
+/// fn walk(__value, __cx, __at, __bounds) {
+///     match __value {
+///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
+///             let __which: usize = /* enum_::which_variant, by the "t" key */;
+///             for (__key, __item) in __map.iter_mut() {
+///                 if __key.as_str() == "c" {
+///                     match __which {
+///                         0 => /* enum_::content_walk at __at.field("c") */,
+///                         _ => __cx.untyped(__item, &__at.field("c")),   // no variant
+///                     }
+///                 } else {
+///                     __cx.untyped(__item, &__at.key(__key));            // the tag, others
+///                 }
+///             }
+///             __cx.leave();
+///         },
+///         _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),   // R1
+///         __other => _stitch::walk_leaf(__other, __cx, __at),
+///     }
+/// }
+/// ```
+pub(super) fn walk(variants: &[&Variant], tag: &str, content: &str) -> TokenStream {
+    let which = which_variant(variants, tag);
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#content)));
+        quote!(#i => #walk,)
+    });
+    let walk = walk_fn(quote! {
+        match __value {
+            _stitch::Value::Object(__map) => {
+                if __cx.enter(__at) {
+                    let __which: usize = #which;
+                    for (__key, __item) in __map.iter_mut() {
+                        if __key.as_str() == #content {
+                            match __which {
+                                #(#arms)*
+                                _ => __cx.untyped(__item, &__at.field(#content)),
+                            }
+                        } else {
+                            __cx.untyped(__item, &__at.key(__key));
+                        }
+                    }
+                    __cx.leave();
+                }
+            }
+            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            __other => _stitch::walk_leaf(__other, __cx, __at),
+        }
+    });
+    quote! {
+        const SHAPE: _stitch::Shape = _stitch::Shape::new(
+            _stitch::Kind::Union, false, false, true,
+        );
+        #walk
+    }
+}

@@ -1,0 +1,276 @@
+//! The walk of an enum: what every tagging shares (the walkers of a variant's content, the
+//! tag lookup, `bounds_hold`), then one file per tagging: [`super::externally`],
+//! [`super::internally`], [`super::adjacently`], [`super::untagged`].
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::fields::{bounds_checks, field_walk, fields_walk};
+use crate::ast::{Container, Field, Style, Tagging, Variant};
+
+/// The `Coerce` items of an enum. Skipped variants (`#[serde(skip)]`) are not read by serde,
+/// so the walk ignores them; `bounds_hold` still matches them, as a value may hold one.
+pub(super) fn expand(
+    cont: &Container,
+    variants: &[Variant],
+    helpers: &mut Vec<TokenStream>,
+) -> TokenStream {
+    let walk = walk(cont, variants, helpers);
+    let bounds_hold = bounds_hold(variants);
+    quote!(#walk #bounds_hold)
+}
+
+/// `SHAPE` and `walk`, plus the helpers they call: for each variant `i` with fields, a content
+/// walker (`__stitch_content_i`, see [`content_walker`]), and for a struct variant the walk
+/// of its fields over a map (`__stitch_fields_i`, shared with the internally tagged form,
+/// whose fields sit beside the tag).
+fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) -> TokenStream {
+    // The indices `i` below count the variants serde reads, skipped ones left out.
+    let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
+    let tagging = cont.tagging();
+    if tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit) {
+        // A unit-variant enum is read from a string:
+        // nothing to repair, depth to check if a container came instead.
+        return quote! {
+            const SHAPE: _stitch::Shape = _stitch::Shape::STRING_LIKE;
+            #[inline]
+            fn walk(
+                __value: &mut _stitch::Value,
+                __cx: &mut _stitch::Cx,
+                __at: &_stitch::Path<'_>,
+                _: _stitch::Bounds,
+            ) {
+                _stitch::walk_leaf(__value, __cx, __at)
+            }
+        };
+    }
+    for (i, variant) in variants.iter().enumerate() {
+        if matches!(variant.style, Style::Tuple | Style::Struct) {
+            helpers.push(content_walker(i, variant));
+        }
+    }
+    let mut extra = Vec::new();
+    for (i, variant) in variants.iter().enumerate() {
+        if variant.style == Style::Struct {
+            let (walk, _) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra);
+            let fields_fn = fields_fn(i);
+            extra.push(quote! {
+                #[doc(hidden)]
+                #[inline]
+                fn #fields_fn(
+                    __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+                    __cx: &mut _stitch::Cx,
+                    __at: &_stitch::Path<'_>,
+                ) {
+                    #walk
+                }
+            });
+        }
+    }
+    helpers.extend(extra);
+    match tagging {
+        Tagging::External => super::externally::walk(&variants),
+        Tagging::Internal { tag } => super::internally::walk(&variants, &tag),
+        Tagging::Adjacent { tag, content } => super::adjacently::walk(&variants, &tag, &content),
+        Tagging::Untagged => super::untagged::walk(&variants),
+    }
+}
+
+/// The name of variant `i`'s content walker.
+pub(super) fn content_fn(i: usize) -> syn::Ident {
+    format_ident!("__stitch_content_{}", i)
+}
+
+/// The name of struct variant `i`'s field walk.
+pub(super) fn fields_fn(i: usize) -> syn::Ident {
+    format_ident!("__stitch_fields_{}", i)
+}
+
+/// The walker of a tuple or struct variant's content, wherever the tagging puts it:
+///
+/// ```text
+/// fn __stitch_content_0(__value: &mut _stitch::Value, __cx: &mut _stitch::Cx, __at: &_stitch::Path<'_>) {
+///     match __value {
+///         // a struct variant:
+///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
+///             Self::__stitch_fields_0(__map, __cx, __at);
+///             __cx.leave();
+///         },
+///         // a tuple variant: each element as its field's type, extra elements depth only
+///         _stitch::Value::Array(__items) => if __cx.enter(__at) {
+///             for (__i, __item) in __items.iter_mut().enumerate() {
+///                 let __here = __at.index(__i);
+///                 match __i { 0 => /* field walk */, _ => __cx.untyped(__item, &__here) }
+///             }
+///             __cx.leave();
+///         },
+///         // R1: content written as JSON text is parsed and walked again by this function
+///         _stitch::Value::String(_) => __cx.repair_with(__value, __at, Self::__stitch_content_0),
+///         __other => _stitch::walk_leaf(__other, __cx, __at),
+///     }
+/// }
+/// ```
+fn content_walker(i: usize, variant: &Variant) -> TokenStream {
+    let name = content_fn(i);
+    let body = match variant.style {
+        Style::Struct => {
+            let fields_fn = fields_fn(i);
+            quote! {
+                _stitch::Value::Object(__map) => {
+                    if __cx.enter(__at) {
+                        Self::#fields_fn(__map, __cx, __at);
+                        __cx.leave();
+                    }
+                }
+            }
+        }
+        _ => {
+            let arms = variant.fields.iter().enumerate().map(|(n, field)| {
+                let walk = field_walk(field, quote!(__item), quote!(&__here));
+                quote!(#n => #walk,)
+            });
+            quote! {
+                _stitch::Value::Array(__items) => {
+                    if __cx.enter(__at) {
+                        for (__i, __item) in __items.iter_mut().enumerate() {
+                            let __here = __at.index(__i);
+                            match __i {
+                                #(#arms)*
+                                _ => __cx.untyped(__item, &__here),
+                            }
+                        }
+                        __cx.leave();
+                    }
+                }
+            }
+        }
+    };
+    quote! {
+        #[doc(hidden)]
+        #[inline]
+        fn #name(
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+        ) {
+            match __value {
+                #body
+                _stitch::Value::String(_) => __cx.repair_with(__value, __at, Self::#name),
+                __other => _stitch::walk_leaf(__other, __cx, __at),
+            }
+        }
+    }
+}
+
+/// The walk of variant `i`'s content `item` found at path `at`, for the taggings that hold
+/// the content as one value (external and adjacent):
+///
+/// ```text
+/// _stitch::walk_leaf(item, __cx, at)                 // unit: nothing expected, depth only
+/// <T as _stitch::Coerce>::walk(item, __cx, at, …)    // newtype: the field's walk
+/// Self::__stitch_content_i(item, __cx, at)           // tuple or struct
+/// ```
+pub(super) fn content_walk(
+    i: usize,
+    variant: &Variant,
+    item: TokenStream,
+    at: TokenStream,
+) -> TokenStream {
+    match variant.style {
+        Style::Unit => quote!(_stitch::walk_leaf(#item, __cx, #at)),
+        Style::Newtype => field_walk(&variant.fields[0], item, at),
+        Style::Tuple | Style::Struct => {
+            let name = content_fn(i);
+            quote!(Self::#name(#item, __cx, #at))
+        }
+    }
+}
+
+/// The lookup of the variant a tag names, for the taggings that have one: a `usize`
+/// expression, the variant's index, or `!0` when the tag is missing, not a string, or names
+/// no variant (serde then fails, and the walk only checks depth).
+///
+/// ```text
+/// match __map.get("type") {
+///     _stitch::core::option::Option::Some(_stitch::Value::String(__tag)) => match __tag.as_str() {
+///         "get" | "fetch" => 0,      // a variant's wire name and aliases
+///         "put" => 1,
+///         _ => !0,
+///     },
+///     _ => !0,
+/// }
+/// ```
+pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let names = v.names.all();
+        quote!(#(#names)|* => #i,)
+    });
+    quote! {
+        match __map.get(#tag) {
+            _stitch::core::option::Option::Some(
+                _stitch::Value::String(__tag),
+            ) => match __tag.as_str() {
+                #(#arms)*
+                _ => !0,
+            },
+            _ => !0,
+        }
+    }
+}
+
+/// The `bounds_hold` of an enum: the variant held checks its own walked fields.
+///
+/// ```text
+/// fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+///     match self {
+///         Self::Unit => true,
+///         Self::Search { paths: __f0, limit: __f1 } => true && <…>::bounds_hold(__f0, bounds) && …,
+///         Self::Pair(__f0, __f1) => true && …,
+///     }
+/// }
+/// ```
+///
+/// Not emitted when no variant has fields: the trait's default (`true`) says the same.
+fn bounds_hold(variants: &[Variant]) -> TokenStream {
+    if variants.iter().all(|v| v.fields.is_empty()) {
+        return quote!();
+    }
+    let arms = variants.iter().map(|v| {
+        let ident = v.ident;
+        if v.skip || v.fields.is_empty() {
+            return match v.style {
+                Style::Unit => quote!(Self::#ident => true,),
+                Style::Struct => quote!(Self::#ident { .. } => true,),
+                _ => quote!(Self::#ident(..) => true,),
+            };
+        }
+        let bindings: Vec<syn::Ident> = (0..v.fields.len())
+            .map(|i| format_ident!("__f{}", i))
+            .collect();
+        let accessed: Vec<(&Field, TokenStream)> = v
+            .fields
+            .iter()
+            .zip(&bindings)
+            .map(|(f, b)| (f, quote!(#b)))
+            .collect();
+        let checks = bounds_checks(&accessed);
+        let pattern = match v.style {
+            Style::Struct => {
+                let members = v.fields.iter().map(|f| &f.member);
+                quote!(Self::#ident { #(#members: #bindings),* })
+            }
+            _ => quote!(Self::#ident(#(#bindings),*)),
+        };
+        // The bindings of skipped and opaque fields are not read; `unused_variables` does not
+        // fire on bindings spanned at the derive's call site.
+        quote!(#pattern => #checks,)
+    });
+    quote! {
+        #[inline]
+        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+            match self {
+                #(#arms)*
+            }
+        }
+    }
+}

@@ -1,0 +1,268 @@
+//! The pieces of a walk that concern one field or one set of named fields: shared by
+//! structs ([`super::struct_`]) and by the variants of every enum tagging.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ast::{Container, Field};
+
+/// The field's `Bounds` (its `min_items` / `max_items`), as an expression:
+/// `_stitch::Bounds::NONE`, or `_stitch::Bounds::new(Some(1), None)`.
+pub(super) fn bounds(field: &Field) -> TokenStream {
+    let opt = |v: &Option<crate::attr::Spanned<usize>>| match v {
+        Some(s) => {
+            let n = s.value;
+            quote!(_stitch::core::option::Option::Some(#n))
+        }
+        None => quote!(_stitch::core::option::Option::None),
+    };
+    if !has_bounds(field) {
+        return quote!(_stitch::Bounds::NONE);
+    }
+    let (min, max) = (opt(&field.attrs.min_items), opt(&field.attrs.max_items));
+    quote!(_stitch::Bounds::new(#min, #max))
+}
+
+/// Whether the field has `min_items` or `max_items`.
+pub(super) fn has_bounds(field: &Field) -> bool {
+    field.attrs.max_items.is_some() || field.attrs.min_items.is_some()
+}
+
+/// The bounds a field that stands for its whole container (a newtype, a transparent struct,
+/// an untagged newtype variant) walks with: its own if it has any, else the ones its
+/// container was given (`__bounds`), so `#[stitch(max_items = 3)] ids: Ids` reaches the
+/// `Vec` inside `struct Ids(Vec<u64>)`.
+pub(super) fn inherited_bounds(field: &Field) -> TokenStream {
+    if has_bounds(field) {
+        bounds(field)
+    } else {
+        quote!(__bounds)
+    }
+}
+
+/// `<Ty as _stitch::Coerce>`, spanned at the field's type so a missing impl points there.
+pub(super) fn coerce_of(field: &Field) -> TokenStream {
+    let ty = &field.ty;
+    quote_spanned!(ty.span()=> <#ty as _stitch::Coerce>)
+}
+
+/// The walk of one field's value `item` at path `at` (an expression):
+///
+/// ```text
+/// <Ty as _stitch::Coerce>::walk(item, __cx, at, bounds)
+/// __cx.untyped(item, at)                                  // #[stitch(opaque)]
+/// { let __prev = __cx.set_lenient(true); /* walk */; __cx.set_lenient(__prev); }
+///                                                         // #[stitch(lenient_scalars)]
+/// ```
+pub(super) fn field_walk(field: &Field, item: TokenStream, at: TokenStream) -> TokenStream {
+    if field.attrs.opaque.is_some() {
+        return quote!(__cx.untyped(#item, #at));
+    }
+    let coerce = coerce_of(field);
+    let bounds = bounds(field);
+    if field.lenient {
+        // Numbers and booleans written as text are read at this field and inside it, up to
+        // the next struct, which follows its own attributes.
+        return quote!({
+            let __prev = __cx.set_lenient(true);
+            #coerce::walk(#item, __cx, #at, #bounds);
+            __cx.set_lenient(__prev);
+        });
+    }
+    quote!(#coerce::walk(#item, __cx, #at, #bounds))
+}
+
+/// Statements walking `__map` (a `&mut Map`) as the named fields `fields` at `__at`, and an
+/// expression telling whether the fields read `__key` (the body of `owns_key`). `suffix`
+/// names the helpers made when some fields are flattened (`""` for a struct, `"_2"` for
+/// variant 2), which go into `helpers`.
+///
+/// Without flattened fields:
+///
+/// ```text
+/// for (__key, __item) in __map.iter_mut() {
+///     match __key.as_str() {
+///         "paths" | "path" => <OneOrMany<String> as _stitch::Coerce>::walk(__item, __cx, &__at.field("paths"), …),
+///         _ => __cx.untyped(__item, &__at.key(__key)),    // unknown: depth only
+///     }
+/// }
+/// // owns_key: _stitch::core::matches!(__key, "paths" | "path")
+/// ```
+///
+/// With flattened fields, an unknown key is left alone when a flattened field reads it, and
+/// each flattened field then walks the shared map itself:
+///
+/// ```text
+/// fn __stitch_own(__key: &str) -> bool {      // what a flattened *map* must leave alone:
+///     matches!(__key, "paths") || (!(<Extra as Coerce>::SHAPE.kind is Map) && <Extra as Coerce>::owns_key(__key))
+/// }
+/// fn __stitch_owns(__key: &str) -> bool {     // every key something here reads
+///     matches!(__key, "paths") || <Extra as Coerce>::owns_key(__key)
+/// }
+/// for (__key, __item) in __map.iter_mut() {
+///     match __key.as_str() {
+///         "paths" => /* field walk */,
+///         _ => if !Self::__stitch_owns(__key) { __cx.untyped(__item, &__at.key(__key)) },
+///     }
+/// }
+/// <Extra as _stitch::Coerce>::walk_flat(__map, __cx, __at, Self::__stitch_own);
+/// // owns_key: Self::__stitch_owns(__key)
+/// ```
+pub(super) fn fields_walk(
+    fields: &[Field],
+    suffix: &str,
+    helpers: &mut Vec<TokenStream>,
+) -> (TokenStream, TokenStream) {
+    let mut arms = Vec::new();
+    let mut own_names = Vec::new();
+    let mut flattened = Vec::new();
+    for field in fields.iter().filter(|f| !f.skip) {
+        if field.flatten {
+            flattened.push(field);
+            continue;
+        }
+        // serde reads a field under its wire name or any alias; each gets an arm that reports
+        // the path under the name actually sent.
+        for name in field.names.all() {
+            own_names.push(name.to_owned());
+            let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name)));
+            arms.push(quote!(#name => #walk,));
+        }
+    }
+    let own = if own_names.is_empty() {
+        quote!({
+            let _ = __key;
+            false
+        })
+    } else {
+        quote!(_stitch::core::matches!(__key, #(#own_names)|*))
+    };
+    if flattened.is_empty() && arms.is_empty() {
+        // No field to read (all skipped, or none): every key is unknown.
+        let body = quote! {
+            for (__key, __item) in __map.iter() {
+                __cx.untyped(__item, &__at.key(__key));
+            }
+        };
+        return (body, own);
+    }
+    if flattened.is_empty() {
+        let body = quote! {
+            for (__key, __item) in __map.iter_mut() {
+                match __key.as_str() {
+                    #(#arms)*
+                    _ => __cx.untyped(__item, &__at.key(__key)),
+                }
+            }
+        };
+        return (body, own);
+    }
+    // With flattened fields: the keys the struct's own fields and flattened structs read, for a
+    // flattened map beside them; and every key claimed (a flattened map claims all).
+    let own_fn = format_ident!("__stitch_own{}", suffix);
+    let owns_fn = format_ident!("__stitch_owns{}", suffix);
+    // An opaque flattened field is left to serde: it claims no key for the walk.
+    let flat_types: Vec<TokenStream> = flattened
+        .iter()
+        .filter(|f| f.attrs.opaque.is_none())
+        .map(|f| coerce_of(f))
+        .collect();
+    // At the head of a function body, a block (`{ let _ = __key; false }`, no own field) would
+    // end a statement there, and `|| …` after it would read as a closure: parenthesize it.
+    let own = if own_names.is_empty() {
+        quote!((#own))
+    } else {
+        own
+    };
+    helpers.push(quote! {
+        #[doc(hidden)]
+        #[inline]
+        fn #own_fn(__key: &str) -> bool {
+            #own #(|| (!_stitch::core::matches!(
+                #flat_types::SHAPE.kind,
+                _stitch::Kind::Map
+            ) && #flat_types::owns_key(__key)))*
+        }
+        #[doc(hidden)]
+        #[inline]
+        fn #owns_fn(__key: &str) -> bool {
+            #own #(|| #flat_types::owns_key(__key))*
+        }
+    });
+    let flat_walks = flattened.iter().map(|field| {
+        if field.attrs.opaque.is_some() {
+            return quote!();
+        }
+        let coerce = coerce_of(field);
+        quote!(#coerce::walk_flat(__map, __cx, __at, Self::#own_fn);)
+    });
+    let body = quote! {
+        for (__key, __item) in __map.iter_mut() {
+            match __key.as_str() {
+                #(#arms)*
+                _ => {
+                    if !Self::#owns_fn(__key) {
+                        __cx.untyped(__item, &__at.key(__key));
+                    }
+                }
+            }
+        }
+        #(#flat_walks)*
+    };
+    (body, quote!(Self::#owns_fn(__key)))
+}
+
+/// `true && <A as Coerce>::bounds_hold(a, bounds) && …` for the walked fields, each read by
+/// its `access` expression (`&self.a`, or a pattern binding).
+pub(super) fn bounds_checks(fields: &[(&Field, TokenStream)]) -> TokenStream {
+    let checks = fields
+        .iter()
+        .filter(|(f, _)| f.walked())
+        .map(|(field, access)| {
+            let coerce = coerce_of(field);
+            let bounds = bounds(field);
+            quote!(&& #coerce::bounds_hold(#access, #bounds))
+        });
+    quote!(true #(#checks)*)
+}
+
+/// `const` assertions that item bounds sit on a type with an array form, one per bounded
+/// field, spanned at the bound so the compile error points at it:
+///
+/// ```text
+/// const _: () = {
+///     if !_stitch::takes_item_bounds(<String as _stitch::Coerce>::SHAPE) {
+///         _stitch::core::panic!("`max_items` and `min_items` apply only to … not `String`");
+///     }
+/// };
+/// ```
+///
+/// Types without type parameters only: a generic field's shape is not known until the type is
+/// used. (A tuple, whose walk takes no bounds, is refused earlier by `check`.)
+pub(super) fn bound_asserts(cont: &Container) -> TokenStream {
+    if cont.generics.type_params().next().is_some() {
+        return quote!();
+    }
+    let mut out = TokenStream::new();
+    for field in cont.all_fields().filter(|f| f.walked()) {
+        let span = match (&field.attrs.max_items, &field.attrs.min_items) {
+            (Some(s), _) | (None, Some(s)) => s.span,
+            (None, None) => continue,
+        };
+        // Outside the impls, where `Self` could not be named: the model has replaced it.
+        let ty = &field.ty;
+        let message = format!(
+            "`max_items` and `min_items` apply only to a field with an array form (`OneOrMany<T>`, `Vec<T>` or another sequence), not `{}`",
+            quote!(#ty).to_string().replace(' ', "")
+        );
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                if !_stitch::takes_item_bounds(<#ty as _stitch::Coerce>::SHAPE) {
+                    _stitch::core::panic!(#message);
+                }
+            };
+        });
+    }
+    out
+}

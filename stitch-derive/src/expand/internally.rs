@@ -1,0 +1,73 @@
+//! The walk of an internally tagged enum (`#[serde(tag = "type")]`): `{"type": "Variant",
+//! …the variant's fields}`, the tag and the content sharing one object.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::enum_::{fields_fn, which_variant};
+use super::fields::coerce_of;
+use super::walk_fn;
+use crate::ast::{Style, Variant};
+
+/// ```text
+/// const SHAPE: _stitch::Shape = _stitch::Shape::new(_stitch::Kind::Union, false, false, true);
+/// fn walk(__value, __cx, __at, __bounds) {
+///     match __value {
+///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
+///             let __which: usize = /* enum_::which_variant, by the "type" key */;
+///             match __which {
+///                 0 => Self::__stitch_fields_0(__map, __cx, __at),    // a struct variant
+///                 1 => <Inner as _stitch::Coerce>::walk_flat(__map, __cx, __at, _stitch::owns_nothing),
+///                                                                    // a newtype variant
+///                 _ => _stitch::untyped_entries(__map, __cx, __at),   // unit, or no variant
+///             }
+///             __cx.leave();
+///         },
+///         _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),   // R1
+///         __other => _stitch::walk_leaf(__other, __cx, __at),
+///     }
+/// }
+/// ```
+///
+/// In a struct variant the tag's own key is no field's, so it is walked as an unknown key
+/// (depth only); the tag's string is read by serde, never repaired.
+pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
+    let which = which_variant(variants, tag);
+    let arms = variants.iter().enumerate().map(|(i, v)| {
+        let walk = match v.style {
+            Style::Struct => {
+                let fields_fn = fields_fn(i);
+                quote!(Self::#fields_fn(__map, __cx, __at))
+            }
+            // The newtype's type (a struct, a map) reads its keys from the shared object.
+            Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
+                let coerce = coerce_of(&v.fields[0]);
+                quote!(#coerce::walk_flat(__map, __cx, __at, _stitch::owns_nothing))
+            }
+            _ => quote!(_stitch::untyped_entries(__map, __cx, __at)),
+        };
+        quote!(#i => #walk,)
+    });
+    let walk = walk_fn(quote! {
+        match __value {
+            _stitch::Value::Object(__map) => {
+                if __cx.enter(__at) {
+                    let __which: usize = #which;
+                    match __which {
+                        #(#arms)*
+                        _ => _stitch::untyped_entries(__map, __cx, __at),
+                    }
+                    __cx.leave();
+                }
+            }
+            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            __other => _stitch::walk_leaf(__other, __cx, __at),
+        }
+    });
+    quote! {
+        const SHAPE: _stitch::Shape = _stitch::Shape::new(
+            _stitch::Kind::Union, false, false, true,
+        );
+        #walk
+    }
+}

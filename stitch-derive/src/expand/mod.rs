@@ -1,0 +1,168 @@
+//! Generates the `Coerce`, `Describe` and `ToolArgs` impls from a checked model.
+//!
+//! Hygiene, for every generator under this module:
+//! - every name the output uses goes through `_stitch`, a `use` of the runtime's `__private`
+//!   module inside a `const _` block (short paths are fewer tokens for every build to parse
+//!   and resolve), std items as `_stitch::core::…`, never a bare `Option` or `Result`;
+//! - locals and helper functions are `__`-prefixed, so they cannot meet a user's name;
+//! - each field's wire name is a string literal, so a path segment costs no allocation;
+//! - a type written by the user is spanned at its tokens (`coerce_of`), so a type stitch
+//!   does not know is reported at the field, once.
+//!
+//! The stages: [`generics`] bounds the impls, [`struct_`] and [`enum_`] write the walk
+//! (`enum_` hands each tagging to its own file), [`schema`] the `Describe` impl, and
+//! [`fallback()`] the stub emitted beside errors.
+
+mod adjacently;
+mod enum_;
+mod externally;
+mod fallback;
+mod fields;
+mod generics;
+mod internally;
+mod schema;
+mod struct_;
+mod untagged;
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+
+use crate::ast::{Container, Data};
+
+pub use self::fallback::fallback;
+
+/// The whole output for a model without errors.
+pub fn expand(cont: &Container) -> TokenStream {
+    // Associated functions the walk calls by name (`Self::__stitch_content_0`); they go in an
+    // inherent impl beside the trait impls.
+    let mut helpers = Vec::new();
+    let body = match &cont.data {
+        Data::Struct(fields) if cont.serde.transparent => {
+            match crate::ast::transparent_field(fields) {
+                Some(field) => struct_::transparent(field),
+                // Refused by `check`, so never reached.
+                None => quote!(),
+            }
+        }
+        Data::Struct(fields) => struct_::named(fields, &mut helpers),
+        Data::Newtype(field) => struct_::transparent(field),
+        Data::Enum(variants) => enum_::expand(cont, variants, &mut helpers),
+        Data::Unsupported => quote!(),
+    };
+    let asserts = fields::bound_asserts(cont);
+    let (describe, beside) = schema::describe(cont);
+    let parts = Parts {
+        body,
+        helpers: quote!(#(#helpers)*),
+        asserts: quote!(#asserts #beside),
+        describe,
+    };
+    wrap(cont, parts)
+}
+
+/// The pieces `wrap` assembles.
+struct Parts {
+    /// The items of the `Coerce` impl.
+    body: TokenStream,
+    /// Associated functions of the type itself, called by the walk.
+    helpers: TokenStream,
+    /// Items beside the impls: `const` assertions, the schema's recursion marker.
+    asserts: TokenStream,
+    /// The items of the `Describe` impl.
+    describe: TokenStream,
+}
+
+/// The shell every output shares:
+///
+/// ```text
+/// #[doc(hidden)]
+/// const _: () = {
+///     use ::stitch_runtime::__private as _stitch;   // or `#[stitch(crate = "…")]`'s path
+///     /* asserts */
+///     impl<T> Args<T> where … { /* helpers */ }     // only when there are any
+///     impl<T> _stitch::Coerce for Args<T> where … { /* body */ }
+///     impl<T> _stitch::Describe for Args<T> where … { /* describe */ }
+///     impl<T> _stitch::ToolArgs for Args<T> where … {}
+///     _stitch::__stitch_json_schema! { [impl generics] [Args<T>] [where clause] "Args" }
+/// };
+/// ```
+///
+/// No `#[allow]` is needed on any of it: rustc and clippy do not lint code spanned at a
+/// derive's call site as they lint the user's (that is where `_stitch`, the helpers and the
+/// pattern bindings are spanned), and nothing here trips a lint on the user's own tokens.
+/// The hygiene test (under `#![deny(warnings)]`) and clippy on the tests crate keep it so.
+///
+/// The `where` clause is [`generics::bounded`]'s. The last line is a `macro_rules!` of the
+/// runtime: it writes the `JsonSchema` impl when the runtime's `schemars` feature is on, and
+/// nothing otherwise (a derive cannot see the runtime's features).
+fn wrap(cont: &Container, parts: Parts) -> TokenStream {
+    let Parts {
+        body,
+        helpers,
+        asserts,
+        describe,
+    } = parts;
+    let krate = cont.krate();
+    // Spanned at the user's `crate = "…"`, so a wrong path is reported there.
+    let use_krate = match &cont.attrs.krate {
+        Some(k) => quote_spanned!(k.span=> use #krate::__private as _stitch;),
+        None => quote!(use #krate::__private as _stitch;),
+    };
+    let ident = cont.ident;
+    let name = ident.to_string();
+    let generics = generics::bounded(cont);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let helpers = if helpers.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                #helpers
+            }
+        }
+    };
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            #use_krate
+
+            #asserts
+
+            #helpers
+
+            #[automatically_derived]
+            impl #impl_generics _stitch::Coerce for #ident #ty_generics #where_clause {
+                #body
+            }
+
+            #[automatically_derived]
+            impl #impl_generics _stitch::Describe for #ident #ty_generics #where_clause {
+                #describe
+            }
+
+            #[automatically_derived]
+            impl #impl_generics _stitch::ToolArgs for #ident #ty_generics #where_clause {}
+
+            _stitch::__stitch_json_schema! {
+                [#impl_generics] [#ident #ty_generics] [#where_clause] #name
+            }
+        };
+    }
+}
+
+/// The `walk` of a `Coerce` impl around `body`, which reads `__value`, `__cx`, `__at` and
+/// `__bounds`.
+fn walk_fn(body: TokenStream) -> TokenStream {
+    quote! {
+        #[inline]
+        fn walk(
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __bounds: _stitch::Bounds,
+        ) {
+            #body
+        }
+    }
+}

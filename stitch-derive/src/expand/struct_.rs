@@ -1,0 +1,142 @@
+//! The walk of a struct: named fields, or one field read as the whole (a newtype struct, or
+//! `#[serde(transparent)]`).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds};
+use crate::ast::Field;
+
+/// The `Coerce` items of a struct with named fields:
+///
+/// ```text
+/// fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+///     true && <OneOrMany<String> as _stitch::Coerce>::bounds_hold(&self.paths, bounds) && …
+/// }
+/// const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
+/// fn walk(__value, __cx, __at, _) {
+///     _stitch::walk_object::<Self>(__value, __cx, __at)   // R1 for a string, then walk_flat
+/// }
+/// fn walk_flat(__map, __cx, __at, _) { /* fields::fields_walk */ }
+/// fn owns_key(__key: &str) -> bool { _stitch::core::matches!(__key, "paths" | …) }
+/// ```
+///
+/// The fields are walked in `walk_flat` so that the same code serves the struct flattened
+/// into another (`#[serde(flatten)]`) or as an internally tagged variant's content.
+pub(super) fn named(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
+    let (walk, owns) = fields_walk(fields, "", helpers);
+    let bounds_hold = bounds_hold(fields);
+    quote! {
+        #bounds_hold
+        const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
+        #[inline]
+        fn walk(
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            _: _stitch::Bounds,
+        ) {
+            _stitch::walk_object::<Self>(__value, __cx, __at)
+        }
+        #[inline]
+        fn walk_flat(
+            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            _: fn(&str) -> bool,
+        ) {
+            #walk
+        }
+        #[inline]
+        fn owns_key(__key: &str) -> bool {
+            #owns
+        }
+    }
+}
+
+/// The `bounds_hold` of a struct with named fields: each walked field checks its own bounds.
+fn bounds_hold(fields: &[Field]) -> TokenStream {
+    let accessed: Vec<(&Field, TokenStream)> = fields
+        .iter()
+        .map(|f| {
+            let member = &f.member;
+            (f, quote!(&self.#member))
+        })
+        .collect();
+    let checks = bounds_checks(&accessed);
+    quote! {
+        #[inline]
+        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+            #checks
+        }
+    }
+}
+
+/// The `Coerce` items of a struct read as its one field (`struct Ids(Vec<u64>)`, or
+/// `#[serde(transparent)]`): every item forwards to the field's type, with the field's own
+/// bounds or else the ones the struct was given.
+///
+/// ```text
+/// const SHAPE: _stitch::Shape = <Vec<u64> as _stitch::Coerce>::SHAPE;
+/// fn walk(__value, __cx, __at, __bounds) {
+///     <Vec<u64> as _stitch::Coerce>::walk(__value, __cx, __at, __bounds)
+/// }
+/// fn accepts_text_list(__text, __bounds) -> bool { <Vec<u64> as …>::accepts_text_list(__text, __bounds) }
+/// fn walk_flat(…) { <Vec<u64> as …>::walk_flat(…) }
+/// fn owns_key(__key) -> bool { <Vec<u64> as …>::owns_key(__key) }
+/// fn bounds_hold(&self, __bounds) -> bool { <Vec<u64> as …>::bounds_hold(&self.0, __bounds) }
+/// ```
+///
+/// An opaque field makes the struct opaque: `SHAPE` is `ANY` and the walk checks depth only.
+pub(super) fn transparent(field: &Field) -> TokenStream {
+    if field.attrs.opaque.is_some() {
+        return quote! {
+            const SHAPE: _stitch::Shape = _stitch::Shape::ANY;
+            #[inline]
+            fn walk(
+                __value: &mut _stitch::Value,
+                __cx: &mut _stitch::Cx,
+                __at: &_stitch::Path<'_>,
+                _: _stitch::Bounds,
+            ) {
+                __cx.untyped(__value, __at);
+            }
+        };
+    }
+    let coerce = coerce_of(field);
+    let member = &field.member;
+    let bounds = inherited_bounds(field);
+    quote! {
+        const SHAPE: _stitch::Shape = #coerce::SHAPE;
+        #[inline]
+        fn walk(
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __bounds: _stitch::Bounds,
+        ) {
+            #coerce::walk(__value, __cx, __at, #bounds)
+        }
+        #[inline]
+        fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
+            #coerce::accepts_text_list(__text, #bounds)
+        }
+        #[inline]
+        fn walk_flat(
+            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __owned: fn(&str) -> bool,
+        ) {
+            #coerce::walk_flat(__map, __cx, __at, __owned)
+        }
+        #[inline]
+        fn owns_key(__key: &str) -> bool {
+            #coerce::owns_key(__key)
+        }
+        #[inline]
+        fn bounds_hold(&self, __bounds: _stitch::Bounds) -> bool {
+            #coerce::bounds_hold(&self.#member, #bounds)
+        }
+    }
+}
