@@ -42,6 +42,9 @@
 //! ```
 //!
 //! # The rules
+//! The full statement, with the test vectors and where stitch goes beyond the TypeScript
+//! original, is `docs/rules.md` in the repository. In short:
+//!
 //! - **R1, repair.** At a sequence, struct, map, tuple or non-string-bearing union position, a
 //!   string is parsed as JSON; if it parses, the result replaces it and the walk goes on into
 //!   it. If not, the string is left for serde to reject with its ordinary type error.
