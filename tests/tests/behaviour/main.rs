@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 mod command_line;
+mod derive_shapes;
 mod enums;
 mod errors;
 mod lenient;
