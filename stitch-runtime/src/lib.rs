@@ -163,3 +163,9 @@ macro_rules! __stitch_json_schema {
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+// The crate's README (its page on crates.io) holds an example: it is compiled and run as a doc
+// test, so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
