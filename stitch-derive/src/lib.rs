@@ -9,6 +9,9 @@
 //! `ctxt::Ctxt` and reported together; when there are any, the impls are still emitted with
 //! an empty walk so the user sees only the real mistakes.
 
+// The derive runs at compile time on trusted source, and needs no `unsafe` (SECURITY.md).
+#![forbid(unsafe_code)]
+
 mod ast;
 mod attr;
 mod case;

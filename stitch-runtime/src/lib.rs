@@ -98,6 +98,8 @@
 //!   stitch's schema inline, so rmcp's `Parameters<T>` advertises it.
 
 #![deny(missing_docs)]
+// On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The stages, in the order a call goes through them: the JSON text (`json`), the walk that
 // applies the rules (`walk`, with `bounds`, `path` and the union rule), the deserializing
@@ -163,3 +165,9 @@ macro_rules! __stitch_json_schema {
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+// The crate's README (its page on crates.io) holds an example: it is compiled and run as a doc
+// test, so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

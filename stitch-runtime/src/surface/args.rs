@@ -85,6 +85,7 @@ impl<T: Serialize> Serialize for Args<T> {
 }
 
 #[cfg(feature = "schemars")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
 impl<T: schemars::JsonSchema> schemars::JsonSchema for Args<T> {
     fn inline_schema() -> bool {
         T::inline_schema()

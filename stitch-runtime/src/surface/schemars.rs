@@ -9,6 +9,7 @@ use serde_json::json;
 use crate::one_or_many::OneOrMany;
 use crate::schema::ONE_OR_MANY_NOTE;
 
+#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
 impl<T: JsonSchema> JsonSchema for OneOrMany<T> {
     fn inline_schema() -> bool {
         true
