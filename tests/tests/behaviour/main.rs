@@ -7,6 +7,7 @@ mod command_line;
 mod enums;
 mod errors;
 mod lenient;
+mod one_answer;
 mod one_or_many;
 mod properties;
 mod rules;
