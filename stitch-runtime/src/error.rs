@@ -314,3 +314,19 @@ pub(crate) fn needs_value(key: &str) -> String {
 pub(crate) fn given_repeatedly(spelled: &str, times: usize) -> String {
     format!("`{spelled}` is given {times} times but takes one value")
 }
+
+/// Command line: a required flag that was not given.
+pub(crate) fn missing_flag(flag: &str) -> String {
+    format!("missing required flag `--{flag}`")
+}
+
+/// Command line: a boolean flag followed by a bare `true` or `false`, which the flag does not
+/// take as its value (`--dry-run false`).
+pub(crate) fn flag_value_apart(key: &str, value: &str) -> String {
+    format!("`--{key}` takes no separate value; write `--{key}={value}`")
+}
+
+/// Command line: a word after `--`, which the tool `name` (taking flags only) cannot place.
+pub(crate) fn no_positionals(arg: &str, name: &str) -> String {
+    format!("unexpected argument `{arg}` after `--`; `{name}` takes flags only, no positional arguments")
+}
