@@ -66,6 +66,21 @@ pub const fn default_of<T: Coerce>() -> Option<&'static str> {
     T::DEFAULT
 }
 
+/// The type serde reads for a `#[serde(from = "Raw")]` / `#[serde(try_from = "Raw")]`
+/// container: stitch walks, describes and reads flags of `Raw` instead, so `Raw` must have a
+/// walk. Implemented for every type that has one.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not derive `ToolArgs`, so stitch cannot read a type serde builds from it",
+    label = "serde reads this type, then converts it: stitch walks and describes it instead",
+    note = "add `#[derive(ToolArgs)]` to `{Self}`"
+)]
+pub trait SerdeSource: Coerce {}
+
+impl<T: Coerce> SerdeSource for T {}
+
+/// The derive's check, spanned at `from = "Raw"`'s string, that `Raw` is a [`SerdeSource`].
+pub const fn serde_source<T: SerdeSource>() {}
+
 /// Whether `max_items` / `min_items` mean something at a position of this shape: a
 /// sequence, or a union with an array member.
 pub const fn takes_item_bounds(shape: Shape) -> bool {

@@ -13,6 +13,7 @@ mod properties;
 mod rules;
 mod schema;
 mod serde_names;
+mod serde_reads;
 mod surfaces;
 mod text_list;
 mod vectors;
