@@ -24,7 +24,7 @@ pub fn expand(cont: &Container) -> TokenStream {
         Data::Newtype(field) => transparent(field),
         Data::Enum(variants) => {
             let walk = enumeration(cont, variants, &mut helpers);
-            let bounds_hold = enum_bounds_hold(variants);
+            let bounds_hold = enum_bounds_hold(variants, cont.tagging() == Tagging::Untagged);
             quote!(#walk #bounds_hold)
         }
         Data::Unsupported => quote!(),
@@ -402,8 +402,9 @@ fn struct_bounds_hold(fields: &[Field]) -> TokenStream {
     }
 }
 
-/// The `bounds_hold` of an enum: each variant checks its own fields.
-fn enum_bounds_hold(variants: &[Variant]) -> TokenStream {
+/// The `bounds_hold` of an enum: each variant checks its own fields. A walked newtype member
+/// of an untagged enum without bounds of its own takes the incoming ones, as its walk does.
+fn enum_bounds_hold(variants: &[Variant], untagged: bool) -> TokenStream {
     if variants.iter().all(|v| v.fields.is_empty()) {
         return quote!();
     }
@@ -425,7 +426,15 @@ fn enum_bounds_hold(variants: &[Variant]) -> TokenStream {
             .zip(&bindings)
             .map(|(f, b)| (f, quote!(#b)))
             .collect();
-        let checks = bounds_checks(&accessed);
+        let checks = if untagged && v.style == Style::Newtype && v.fields[0].walked() && {
+            let attrs = &v.fields[0].attrs;
+            attrs.max_items.is_none() && attrs.min_items.is_none()
+        } {
+            let coerce = coerce_of(&v.fields[0]);
+            quote!(#coerce::bounds_hold(__f0, __bounds))
+        } else {
+            bounds_checks(&accessed)
+        };
         let pattern = match v.style {
             Style::Struct => {
                 let members = v.fields.iter().map(|f| &f.member);
@@ -437,7 +446,8 @@ fn enum_bounds_hold(variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #[inline]
-        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+        fn bounds_hold(&self, __bounds: _stitch::Bounds) -> bool {
+            let _ = __bounds;
             match self {
                 #(#arms)*
             }
