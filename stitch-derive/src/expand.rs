@@ -295,9 +295,11 @@ fn fields_walk(
         for name in field.names.all() {
             own_names.push(name.to_owned());
             let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name)));
-            arms.push(quote!(#name => if __cx.sent_once(&__at.field(#name), #wire) {
-                #walk;
-            }));
+            arms.push(
+                quote!(#name => if __cx.sent_once(&__at.field(#name), #wire) {
+                    #walk;
+                }),
+            );
         }
     }
     let own = if own_names.is_empty() {
