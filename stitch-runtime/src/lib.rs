@@ -62,8 +62,10 @@
 //!   sent, so they are segments.
 //! - **R6, errors.** Every issue is reported at once, in walk order (up to [`MAX_ISSUES`]); a
 //!   refused call changes nothing the caller holds.
-//! - **R7, limits.** Nesting deeper than [`MAX_DEPTH`] is refused with an
-//!   [`IssueKind::TooDeep`] issue, never a stack overflow.
+//! - **R7, limits.** At most [`MAX_DEPTH`] (127) arrays and objects may be open at once, the
+//!   arguments' own object included, as serde_json's parser allows: the one more is refused
+//!   with an [`IssueKind::TooDeep`] issue at its path, the same on every surface, never a
+//!   stack overflow.
 //!
 //! # The command line
 //! [`ToolArgs::from_argv`] reads the same arguments from flags (`--paths a.png --paths

@@ -116,7 +116,7 @@ impl<'a> Path<'a> {
     }
 
     /// The segments from this position up to the root.
-    fn segments(&self) -> impl Iterator<Item = Segment<'a>> + Clone + '_ {
+    pub(crate) fn segments(&self) -> impl Iterator<Item = Segment<'a>> + Clone + '_ {
         let mut node = Some(self);
         core::iter::from_fn(move || {
             let p = node?;

@@ -5,7 +5,8 @@ use serde_json::Value;
 use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue};
 use crate::json::depth::{deep_path, is_recursion_limit, MAX_DEPTH};
-use crate::walk::{dispose, run, Coerce};
+use crate::json::parse::{self, Duplicates};
+use crate::walk::{dispose, run, run_with, Coerce, Cx};
 
 /// A tool's argument type: `#[derive(ToolArgs)]` implements it, and only the derive.
 ///
@@ -63,15 +64,8 @@ pub trait ToolArgs: Coerce {
     /// The typed surface: coerces `args`, then deserializes it. A deserialization failure is
     /// one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue naming its path.
     #[inline]
-    fn from_value(mut args: Value) -> Result<Self, ArgsError> {
-        if let Err((error, too_deep)) = run::<Self>(&mut args) {
-            if too_deep {
-                // serde_json drops a `Value` recursively; a deep one would overflow the stack.
-                dispose(args);
-            }
-            return Err(error);
-        }
-        deserialize(args)
+    fn from_value(args: Value) -> Result<Self, ArgsError> {
+        read(args, Duplicates::NONE)
     }
 
     /// The command-line surface: flags by wire name (`--max_hits`) or kebab-case
@@ -129,7 +123,9 @@ pub trait ToolArgs: Coerce {
                 }
             }
         }
-        let args = serde_json::from_str::<Value>(text).map_err(|e| {
+        // The text is read with the keys it sends twice, for the walk to refuse a declared
+        // field sent twice, as serde does (the fast path above refused it through serde).
+        let (args, duplicates) = parse::from_str(text).map_err(|e| {
             let issue = if is_recursion_limit(&e) {
                 Issue::too_deep(deep_path(text), MAX_DEPTH)
             } else {
@@ -137,8 +133,26 @@ pub trait ToolArgs: Coerce {
             };
             ArgsError::single(issue)
         })?;
-        Self::from_value(args)
+        read(args, duplicates)
     }
+}
+
+/// `from_value` of `args`, read from text that sent the keys `duplicates` twice.
+#[inline]
+pub(crate) fn read<T: Coerce>(mut args: Value, duplicates: Duplicates) -> Result<T, ArgsError> {
+    let cx = if duplicates.is_empty() {
+        Cx::new(false)
+    } else {
+        Cx::with_duplicates(duplicates)
+    };
+    if let Err((error, too_deep)) = run_with::<T>(&mut args, cx) {
+        if too_deep {
+            // serde_json drops a `Value` recursively; a deep one would overflow the stack.
+            dispose(args);
+        }
+        return Err(error);
+    }
+    deserialize(args)
 }
 
 fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {

@@ -712,7 +712,8 @@ pub fn coerce_input(data: &[u8]) -> Outcome {
 // Property 1: from_json.
 
 /// Property 1 for one type: `from_json` never panics, refuses text that is not JSON with one
-/// issue at the root, and otherwise gives exactly what `from_value` gives for the parsed value.
+/// issue at the root, refuses a declared field sent twice only where serde refuses the text
+/// too, and otherwise gives exactly what `from_value` gives for the parsed value.
 pub fn check_from_json<T: ToolArgs + Debug>(text: &str) -> Outcome {
     let name = std::any::type_name::<T>();
     let got = T::from_json(text);
@@ -740,6 +741,21 @@ pub fn check_from_json<T: ToolArgs + Debug>(text: &str) -> Outcome {
             };
         }
     };
+    // A declared field the text sends twice is refused, as serde refuses it; a `Value` keeps
+    // only the last, so `from_value` cannot see it.
+    if let Err(err) = &got {
+        let duplicated = |issue: &stitch_runtime::Issue| {
+            issue.kind() == IssueKind::Invalid && issue.message().contains(": duplicate field `")
+        };
+        if err.issues().iter().any(duplicated) {
+            return match serde_json::from_str::<T>(text) {
+                Err(_) => check_error(err).map_err(|e| format!("{name}: {e}\n text {text:?}")),
+                Ok(read) => Err(format!(
+                    "{name}: from_json refused a duplicate serde accepts ({read:?}): {err:?}\n text {text:?}"
+                )),
+            };
+        }
+    }
     let mut coerced = parsed.clone();
     let staged = T::coerce_value(&mut coerced).map(|()| serde_json::from_value::<T>(coerced));
     let via_value = T::from_value(parsed);

@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::fields::{bounds_checks, field_walk, fields_walk};
+use super::fields::{bounds_checks, coerce_of, field_walk, fields_walk};
 use crate::ast::{Container, Field, Style, Tagging, Variant};
 
 /// The `Coerce` items of an enum. Skipped variants (`#[serde(skip)]`) are not read by serde,
@@ -16,7 +16,7 @@ pub(super) fn expand(
     helpers: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let walk = walk(cont, variants, helpers);
-    let bounds_hold = bounds_hold(variants);
+    let bounds_hold = bounds_hold(variants, cont.tagging() == Tagging::Untagged);
     quote!(#walk #bounds_hold)
 }
 
@@ -231,7 +231,9 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
 /// ```
 ///
 /// Not emitted when no variant has fields: the trait's default (`true`) says the same.
-fn bounds_hold(variants: &[Variant]) -> TokenStream {
+/// A walked newtype member of an untagged enum without bounds of its own takes the incoming
+/// ones, as its walk does (item bounds count the array as sent, whichever member reads it).
+fn bounds_hold(variants: &[Variant], untagged: bool) -> TokenStream {
     if variants.iter().all(|v| v.fields.is_empty()) {
         return quote!();
     }
@@ -253,7 +255,17 @@ fn bounds_hold(variants: &[Variant]) -> TokenStream {
             .zip(&bindings)
             .map(|(f, b)| (f, quote!(#b)))
             .collect();
-        let checks = bounds_checks(&accessed);
+        let inherits = untagged
+            && v.style == Style::Newtype
+            && v.fields[0].walked()
+            && v.fields[0].attrs.max_items.is_none()
+            && v.fields[0].attrs.min_items.is_none();
+        let checks = if inherits {
+            let coerce = coerce_of(&v.fields[0]);
+            quote!(#coerce::bounds_hold(__f0, __bounds))
+        } else {
+            bounds_checks(&accessed)
+        };
         let pattern = match v.style {
             Style::Struct => {
                 let members = v.fields.iter().map(|f| &f.member);
@@ -267,7 +279,8 @@ fn bounds_hold(variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #[inline]
-        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+        fn bounds_hold(&self, __bounds: _stitch::Bounds) -> bool {
+            let _ = __bounds;
             match self {
                 #(#arms)*
             }

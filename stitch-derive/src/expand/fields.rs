@@ -124,10 +124,17 @@ pub(super) fn fields_walk(
         }
         // serde reads a field under its wire name or any alias; each gets an arm that reports
         // the path under the name actually sent.
+        // A field sent twice in the text is refused by its wire name, as serde does, and its
+        // value is not walked (serde reads neither).
+        let wire = &field.names.wire;
         for name in field.names.all() {
             own_names.push(name.to_owned());
             let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name)));
-            arms.push(quote!(#name => #walk,));
+            arms.push(
+                quote!(#name => if __cx.sent_once(&__at.field(#name), #wire) {
+                    #walk;
+                }),
+            );
         }
     }
     let own = if own_names.is_empty() {

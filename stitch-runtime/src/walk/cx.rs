@@ -6,6 +6,7 @@ use serde_json::Value;
 use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
 use crate::json::depth::{is_recursion_limit, MAX_DEPTH};
+use crate::json::parse::{duplicate_field, Duplicates};
 use crate::path::Path;
 use crate::walk::Coerce;
 
@@ -19,6 +20,8 @@ pub struct Cx {
     depth: usize,
     issues: Vec<Issue>,
     omitted: usize,
+    /// The keys the arguments' text sent twice (none for a `Value`).
+    duplicates: Duplicates,
 }
 
 impl Cx {
@@ -31,7 +34,34 @@ impl Cx {
             depth: 0,
             issues: Vec::new(),
             omitted: 0,
+            duplicates: Duplicates::NONE,
         }
+    }
+
+    /// A check pass over a value read from text that sent the keys `duplicates` twice.
+    pub(crate) fn with_duplicates(duplicates: Duplicates) -> Cx {
+        Cx {
+            duplicates,
+            ..Cx::new(false)
+        }
+    }
+
+    /// A declared field `name` found at `at`: `false` when the text sent its key twice in one
+    /// object, which is refused as serde refuses it (`duplicate field`); its value is then not
+    /// to be walked. One predictable branch when the text sent no key twice (always, for a
+    /// `Value`).
+    #[inline]
+    pub fn sent_once(&mut self, at: &Path<'_>, name: &'static str) -> bool {
+        self.duplicates.is_empty() || self.once(at, name)
+    }
+
+    #[cold]
+    fn once(&mut self, at: &Path<'_>, name: &'static str) -> bool {
+        if self.duplicates.contains(at) {
+            self.report(|| Issue::invalid(at.render(), duplicate_field(name)));
+            return false;
+        }
+        true
     }
 
     /// Sets whether numbers and booleans written as text are read (`lenient_scalars`),

@@ -160,6 +160,43 @@ fn item_1_where_a_long_number_falls_changes_nothing() {
     }
 }
 
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Ints {
+    #[serde(default)]
+    u: Option<u128>,
+    #[serde(default)]
+    i: Option<i128>,
+    #[serde(default)]
+    n: Option<u64>,
+}
+
+#[test]
+fn item_1_every_surface_agrees_on_integers_of_15_to_40_digits() {
+    // Whatever the padding before it, a number of any length gets one answer: those that fit
+    // 64 bits are read, the others (a float once in a `Value`) refused at their field.
+    for digits in 15..=40 {
+        for first in ['1', '9'] {
+            let number = format!("{first}{}", "0".repeat(digits - 1));
+            for (field, sign) in [("u", ""), ("i", "-"), ("i", ""), ("n", "")] {
+                let fits = format!("{sign}{number}").parse::<i64>().is_ok()
+                    || (sign.is_empty() && number.parse::<u64>().is_ok());
+                for pad in 0..=40 {
+                    let text = format!(
+                        r#"{{"{field}":{}{sign}{number}, "pad": "{}"}}"#,
+                        " ".repeat(pad),
+                        "x".repeat(pad)
+                    );
+                    let answer = one_answer::<Ints>(&text);
+                    assert_eq!(answer.is_ok(), fits, "{text}");
+                    if let Err(err) = answer {
+                        assert_eq!(issues(&err), [at(field, IssueKind::Invalid)], "{text}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 // --- 2. Untagged enums: the member serde picks as sent wins, untouched ----------------------
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -654,6 +691,13 @@ struct Mark {
     rows: Vec<MarkRow>,
 }
 
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Aliased {
+    #[serde(alias = "file_path")]
+    file: String,
+    rows: Vec<MarkRow>,
+}
+
 #[test]
 fn item_8_a_duplicated_field_is_refused_at_its_path_as_serde_does() {
     let text = r#"{"paths":"[\"a\"]","paths":"x"}"#;
@@ -673,6 +717,24 @@ fn item_8_a_duplicated_field_is_refused_at_its_path_as_serde_does() {
     assert!(serde_json::from_str::<Mark>(text).is_err());
     let err = Mark::from_json(text).unwrap_err();
     assert_eq!(err.to_string(), "file: duplicate field `file`");
+
+    // `Args<T>` reads text as `from_json` does.
+    let text = r#"{"file":"f","rows":[{"names":"a","names":"b"}]}"#;
+    let err = serde_json::from_str::<Args<Mark>>(text).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("rows.0.names: duplicate field `names`"),
+        "{err}"
+    );
+    // Through a struct variant of a tagged enum, and under an alias: named by its wire name.
+    let text = r#"{"op":{"kind":"Add","n":1,"n":2}}"#;
+    assert!(serde_json::from_str::<Op<InternalOp>>(text).is_err());
+    let err = Op::<InternalOp>::from_json(text).unwrap_err();
+    assert_eq!(err.to_string(), "op.n: duplicate field `n`");
+    let text = r#"{"file_path":"f","file_path":"g","rows":[]}"#;
+    assert!(serde_json::from_str::<Aliased>(text).is_err());
+    let err = Aliased::from_json(text).unwrap_err();
+    assert_eq!(err.to_string(), "file_path: duplicate field `file`");
 
     // A key the type does not declare may repeat, as serde lets it.
     let text = r#"{"file":"f","rows":[],"x":1,"x":2}"#;
