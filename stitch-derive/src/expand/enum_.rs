@@ -17,7 +17,13 @@ pub(super) fn expand(
 ) -> TokenStream {
     let walk = walk(cont, variants, helpers);
     let bounds_hold = bounds_hold(variants);
-    quote!(#walk #bounds_hold)
+    // Only an untagged enum can be an array member (its `accepts_text_list` is its own).
+    let text_list = if cont.tagging() == Tagging::Untagged {
+        quote!()
+    } else {
+        super::no_text_list()
+    };
+    quote!(#walk #bounds_hold #text_list)
 }
 
 /// `SHAPE` and `walk`, plus the helpers they call: for each variant `i` with fields, a content
@@ -230,10 +236,10 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
 /// }
 /// ```
 ///
-/// Not emitted when no variant has fields: the trait's default (`true`) says the same.
+/// `true` outright when no variant has fields.
 fn bounds_hold(variants: &[Variant]) -> TokenStream {
     if variants.iter().all(|v| v.fields.is_empty()) {
-        return quote!();
+        return super::no_bounds();
     }
     let arms = variants.iter().map(|v| {
         let ident = v.ident;

@@ -151,6 +151,27 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
     }
 }
 
+/// `accepts_text_list` of a type with no array form (`Coerce` has no default for it, so a
+/// generator cannot forget it): no list written as text is its to take.
+fn no_text_list() -> TokenStream {
+    quote! {
+        #[inline]
+        fn accepts_text_list(_: &str, _: _stitch::Bounds) -> bool {
+            false
+        }
+    }
+}
+
+/// `bounds_hold` of a type with no array form anywhere inside: nothing to check.
+fn no_bounds() -> TokenStream {
+    quote! {
+        #[inline]
+        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+            true
+        }
+    }
+}
+
 /// The `walk` of a `Coerce` impl around `body`, which reads `__value`, `__cx`, `__at` and
 /// `__bounds`.
 fn walk_fn(body: TokenStream) -> TokenStream {

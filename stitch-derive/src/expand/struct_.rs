@@ -5,6 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds};
+use super::{no_bounds, no_text_list};
 use crate::ast::Field;
 
 /// The `Coerce` items of a struct with named fields:
@@ -13,6 +14,7 @@ use crate::ast::Field;
 /// fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
 ///     true && <OneOrMany<String> as _stitch::Coerce>::bounds_hold(&self.paths, bounds) && …
 /// }
+/// fn accepts_text_list(_: &str, _: _stitch::Bounds) -> bool { false }  // no array member
 /// const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
 /// fn walk(__value, __cx, __at, _) {
 ///     _stitch::walk_object::<Self>(__value, __cx, __at)   // R1 for a string, then walk_flat
@@ -26,8 +28,11 @@ use crate::ast::Field;
 pub(super) fn named(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
     let (walk, owns) = fields_walk(fields, "", helpers);
     let bounds_hold = bounds_hold(fields);
+    // A struct is no array member: R3 never refuses at it (its fields decide for themselves).
+    let text_list = no_text_list();
     quote! {
         #bounds_hold
+        #text_list
         const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
         #[inline]
         fn walk(
@@ -87,10 +92,15 @@ fn bounds_hold(fields: &[Field]) -> TokenStream {
 /// fn bounds_hold(&self, __bounds) -> bool { <Vec<u64> as …>::bounds_hold(&self.0, __bounds) }
 /// ```
 ///
-/// An opaque field makes the struct opaque: `SHAPE` is `ANY` and the walk checks depth only.
+/// An opaque field makes the struct opaque: `SHAPE` is `ANY`, the walk checks depth only, and
+/// it has no array form (`accepts_text_list` is `false`, `bounds_hold` `true`).
 pub(super) fn transparent(field: &Field) -> TokenStream {
     if field.attrs.opaque.is_some() {
+        // Left to serde: no array form the walk knows of.
+        let (text_list, bounds_hold) = (no_text_list(), no_bounds());
         return quote! {
+            #text_list
+            #bounds_hold
             const SHAPE: _stitch::Shape = _stitch::Shape::ANY;
             #[inline]
             fn walk(

@@ -27,6 +27,8 @@ macro_rules! scalar {
             }
             // `accepts_element` stays serde_json's own verdict: parsing a number or a
             // literal allocates nothing.
+
+            no_array_form!();
         }
 
         impl Describe for $ty {

@@ -26,6 +26,8 @@ macro_rules! string_like {
             fn accepts_element(text: &str) -> bool {
                 $element(text)
             }
+
+            no_array_form!();
         }
 
         impl<$($gen)*> Describe for $ty {

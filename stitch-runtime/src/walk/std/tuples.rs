@@ -33,6 +33,10 @@ macro_rules! tuple {
             }
 
             // A tuple is no array member (R3 never refuses at a tuple), and has no bounds.
+            fn accepts_text_list(_: &str, _: Bounds) -> bool {
+                false
+            }
+
             fn bounds_hold(&self, _: Bounds) -> bool {
                 true $(&& self.$n.bounds_hold(Bounds::NONE))+
             }

@@ -16,7 +16,8 @@ impl Coerce for Value {
         walk_leaf(value, cx, at);
     }
     // `accepts_element` stays serde_json's verdict: a `Value` refuses numbers out of range.
-    // No array form of its own: `accepts_text_list` and `bounds_hold` keep their defaults.
+    // No array form of its own.
+    no_array_form!();
 }
 
 impl Describe for Value {
