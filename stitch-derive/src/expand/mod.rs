@@ -44,7 +44,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                 None => quote!(),
             }
         }
-        Data::Struct(fields) => struct_::named(fields, &mut helpers),
+        Data::Struct(fields) => struct_::named(cont, fields, &mut helpers),
         Data::Newtype(field) => struct_::transparent(field),
         Data::Enum(variants) => enum_::expand(cont, variants, &mut helpers),
         Data::Unsupported => quote!(),

@@ -73,7 +73,7 @@ pub(super) fn walk(variants: &[&Variant]) -> TokenStream {
             ),
             _stitch::Value::Array(_) => { #arrays }
             _stitch::Value::Object(_) => { #objects }
-            __other => _stitch::walk_leaf(__other, __cx, __at),
+            __other => __cx.check::<Self>(__other, __at),
         }
     });
     quote! {
@@ -105,7 +105,7 @@ fn variant_shape(variant: &Variant) -> TokenStream {
 /// once the type is), a tuple variant takes arrays and a struct variant objects outright (the
 /// chain stops there), and when none does the value is walked for depth only.
 fn first_taker(variants: &[&Variant], arrays: bool) -> TokenStream {
-    let mut out = quote!(_stitch::walk_leaf(__value, __cx, __at));
+    let mut out = quote!(__cx.check::<Self>(__value, __at));
     // Built from the last variant back, each wrapping the rest as its `else`.
     for (i, v) in variants.iter().enumerate().rev() {
         out = match v.style {

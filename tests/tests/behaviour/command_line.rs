@@ -127,7 +127,7 @@ fn mistakes_name_the_flag() {
         [("max_pixels".to_owned(), IssueKind::Invalid)]
     );
     let err = ViewFile::from_argv("view", Vec::<String>::new()).unwrap_err();
-    assert_eq!(err.to_string(), "missing field `paths`");
+    assert_eq!(err.to_string(), "paths: missing field `paths`");
 }
 
 #[test]
