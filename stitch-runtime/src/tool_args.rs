@@ -51,11 +51,14 @@ pub trait ToolArgs: Coerce {
         crate::schema::text::cached::<Self>()
     }
 
-    /// The raw surface: applies the rules to `args` in place and deserializes nothing.
+    /// The raw surface: checks `args` against the type and applies the rules in place,
+    /// deserializing nothing.
     ///
-    /// On `Ok`, JSON text at structured positions has been replaced by what it parses to;
-    /// nothing else changed and no key was added, dropped or reordered. On `Err`, `args` is
-    /// exactly as it was.
+    /// The check is the one `from_value` runs: every list written as text, type error,
+    /// missing required field and unknown field (under `deny_unknown_fields`) is an issue, in
+    /// the type's field order. On `Ok`, JSON text at structured positions has been replaced
+    /// by what it parses to; nothing else changed and no key was added, dropped or
+    /// reordered. On `Err`, `args` is exactly as it was.
     #[inline]
     fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
         run::<Self>(args).map_err(|(error, _)| error)

@@ -17,7 +17,13 @@ pub(super) fn expand(
 ) -> TokenStream {
     let walk = walk(cont, variants, helpers);
     let bounds_hold = bounds_hold(variants, cont.tagging() == Tagging::Untagged);
-    quote!(#walk #bounds_hold)
+    // Only an untagged enum can be an array member (its `accepts_text_list` is its own).
+    let text_list = if cont.tagging() == Tagging::Untagged {
+        quote!()
+    } else {
+        super::no_text_list()
+    };
+    quote!(#walk #bounds_hold #text_list)
 }
 
 /// `SHAPE` and `walk`, plus the helpers they call: for each variant `i` with fields, a content
@@ -29,8 +35,12 @@ fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) 
     let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
     let tagging = cont.tagging();
     if tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit) {
-        // A unit-variant enum is read from a string:
-        // nothing to repair, depth to check if a container came instead.
+        // A unit-variant enum is read from a string: nothing to repair; the quick test is a
+        // string naming a variant, serde judges anything else.
+        let names = variants
+            .iter()
+            .flat_map(|v| v.names.all())
+            .collect::<Vec<_>>();
         return quote! {
             const SHAPE: _stitch::Shape = _stitch::Shape::STRING_LIKE;
             #[inline]
@@ -40,7 +50,11 @@ fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) 
                 __at: &_stitch::Path<'_>,
                 _: _stitch::Bounds,
             ) {
-                _stitch::walk_leaf(__value, __cx, __at)
+                let __admits = _stitch::core::matches!(
+                    __value,
+                    _stitch::Value::String(__s) if _stitch::core::matches!(__s.as_str(), #(#names)|*)
+                );
+                _stitch::walk_leaf::<Self>(__value, __cx, __at, __admits)
             }
         };
     }
@@ -52,7 +66,8 @@ fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) 
     let mut extra = Vec::new();
     for (i, variant) in variants.iter().enumerate() {
         if variant.style == Style::Struct {
-            let (walk, _) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra);
+            let rules = super::fields::FieldRules::default();
+            let (walk, _) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra, rules);
             let fields_fn = fields_fn(i);
             extra.push(quote! {
                 #[doc(hidden)]
@@ -112,6 +127,10 @@ pub(super) fn fields_fn(i: usize) -> syn::Ident {
 /// ```
 fn content_walker(i: usize, variant: &Variant) -> TokenStream {
     let name = content_fn(i);
+    let shape = match variant.style {
+        Style::Struct => quote!(_stitch::Shape::OBJECT),
+        _ => quote!(_stitch::Shape::TUPLE),
+    };
     let body = match variant.style {
         Style::Struct => {
             let fields_fn = fields_fn(i);
@@ -155,8 +174,11 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
         ) {
             match __value {
                 #body
-                _stitch::Value::String(_) => __cx.repair_with(__value, __at, Self::#name),
-                __other => _stitch::walk_leaf(__other, __cx, __at),
+                _stitch::Value::String(_) => {
+                    // What is not repaired is serde's to judge, with the whole enum.
+                    let _ = __cx.repair_with(__value, __at, #shape, Self::#name);
+                }
+                __other => __cx.untyped(__other, __at),
             }
         }
     }
@@ -177,7 +199,7 @@ pub(super) fn content_walk(
     at: TokenStream,
 ) -> TokenStream {
     match variant.style {
-        Style::Unit => quote!(_stitch::walk_leaf(#item, __cx, #at)),
+        Style::Unit => quote!(__cx.untyped(#item, #at)),
         Style::Newtype => field_walk(&variant.fields[0], item, at),
         Style::Tuple | Style::Struct => {
             let name = content_fn(i);
@@ -230,12 +252,12 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
 /// }
 /// ```
 ///
-/// Not emitted when no variant has fields: the trait's default (`true`) says the same.
-/// A walked newtype member of an untagged enum without bounds of its own takes the incoming
-/// ones, as its walk does (item bounds count the array as sent, whichever member reads it).
+/// `true` outright when no variant has fields. A walked newtype member of an untagged enum
+/// without bounds of its own takes the incoming ones, as its walk does (item bounds count the
+/// array as sent, whichever member reads it).
 fn bounds_hold(variants: &[Variant], untagged: bool) -> TokenStream {
     if variants.iter().all(|v| v.fields.is_empty()) {
-        return quote!();
+        return super::no_bounds();
     }
     let arms = variants.iter().map(|v| {
         let ident = v.ident;

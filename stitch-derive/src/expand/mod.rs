@@ -50,7 +50,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                 None => quote!(),
             }
         }
-        Data::Struct(fields) => struct_::named(fields, &mut helpers),
+        Data::Struct(fields) => struct_::named(cont, fields, &mut helpers),
         Data::Newtype(field) => struct_::transparent(field),
         Data::Enum(variants) => enum_::expand(cont, variants, &mut helpers),
         Data::Unsupported => quote!(),
@@ -154,6 +154,27 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
                 [#impl_generics] [#ident #ty_generics] [#where_clause] #name
             }
         };
+    }
+}
+
+/// `accepts_text_list` of a type with no array form (`Coerce` has no default for it, so a
+/// generator cannot forget it): no list written as text is its to take.
+fn no_text_list() -> TokenStream {
+    quote! {
+        #[inline]
+        fn accepts_text_list(_: &str, _: _stitch::Bounds) -> bool {
+            false
+        }
+    }
+}
+
+/// `bounds_hold` of a type with no array form anywhere inside: nothing to check.
+fn no_bounds() -> TokenStream {
+    quote! {
+        #[inline]
+        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+            true
+        }
     }
 }
 

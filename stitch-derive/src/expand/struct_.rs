@@ -4,8 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds};
-use crate::ast::Field;
+use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds, FieldRules};
+use super::{no_bounds, no_text_list};
+use crate::ast::{Container, Field};
 
 /// The `Coerce` items of a struct with named fields:
 ///
@@ -13,6 +14,7 @@ use crate::ast::Field;
 /// fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
 ///     true && <OneOrMany<String> as _stitch::Coerce>::bounds_hold(&self.paths, bounds) && …
 /// }
+/// fn accepts_text_list(_: &str, _: _stitch::Bounds) -> bool { false }  // no array member
 /// const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
 /// fn walk(__value, __cx, __at, _) {
 ///     _stitch::walk_object::<Self>(__value, __cx, __at)   // R1 for a string, then walk_flat
@@ -23,11 +25,22 @@ use crate::ast::Field;
 ///
 /// The fields are walked in `walk_flat` so that the same code serves the struct flattened
 /// into another (`#[serde(flatten)]`) or as an internally tagged variant's content.
-pub(super) fn named(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
-    let (walk, owns) = fields_walk(fields, "", helpers);
+pub(super) fn named(
+    cont: &Container,
+    fields: &[Field],
+    helpers: &mut Vec<TokenStream>,
+) -> TokenStream {
+    let rules = FieldRules {
+        container_default: cont.serde.default,
+        deny_unknown: cont.serde.deny_unknown_fields,
+    };
+    let (walk, owns) = fields_walk(fields, "", helpers, rules);
     let bounds_hold = bounds_hold(fields);
+    // A struct is no array member: R3 never refuses at it (its fields decide for themselves).
+    let text_list = no_text_list();
     quote! {
         #bounds_hold
+        #text_list
         const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
         #[inline]
         fn walk(
@@ -43,8 +56,9 @@ pub(super) fn named(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenSt
             __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
             __cx: &mut _stitch::Cx,
             __at: &_stitch::Path<'_>,
-            _: fn(&str) -> bool,
+            __owned: fn(&str) -> bool,
         ) {
+            let _ = __owned;
             #walk
         }
         #[inline]
@@ -87,10 +101,15 @@ fn bounds_hold(fields: &[Field]) -> TokenStream {
 /// fn bounds_hold(&self, __bounds) -> bool { <Vec<u64> as …>::bounds_hold(&self.0, __bounds) }
 /// ```
 ///
-/// An opaque field makes the struct opaque: `SHAPE` is `ANY` and the walk checks depth only.
+/// An opaque field makes the struct opaque: `SHAPE` is `ANY`, the walk checks depth only, and
+/// it has no array form (`accepts_text_list` is `false`, `bounds_hold` `true`).
 pub(super) fn transparent(field: &Field) -> TokenStream {
     if field.attrs.opaque.is_some() {
+        // Left to serde: no array form the walk knows of.
+        let (text_list, bounds_hold) = (no_text_list(), no_bounds());
         return quote! {
+            #text_list
+            #bounds_hold
             const SHAPE: _stitch::Shape = _stitch::Shape::ANY;
             #[inline]
             fn walk(

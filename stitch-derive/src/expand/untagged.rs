@@ -16,14 +16,10 @@ use crate::ast::{Style, Variant};
 ///     .union(<String as _stitch::Coerce>::SHAPE).union(_stitch::Shape::OBJECT);
 /// fn walk(__value, __cx, __at, __bounds) {
 ///     match __value {
-///         // A variant takes strings: the string stays as it is, unless it is a list written
-///         // as text that an array member would take (R3), which is refused.
-///         _stitch::Value::String(__text) if <Self as _stitch::Coerce>::SHAPE.strings => {
-///             if <Vec<String> as _stitch::Coerce>::accepts_text_list(__text, __bounds) || … {
-///                 __cx.text_list(__at);
-///             }
-///         }
-///         _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),   // R1
+///         // R3's one home: a list written as text that an array member takes is refused
+///         // (`accepts_text_list` below); another string stays when a variant takes strings
+///         // (R2), and is JSON text to repair otherwise (R1).
+///         _stitch::Value::String(_) => _stitch::union_string::<Self>(__value, __cx, __at, __bounds, |_, _| {}),
 ///         // The first variant whose shape takes arrays (objects), as serde would try it.
 ///         _stitch::Value::Array(_) => {
 ///             if <Vec<String> as _stitch::Coerce>::SHAPE.arrays {
@@ -36,8 +32,10 @@ use crate::ast::{Style, Variant};
 ///         __other => _stitch::walk_leaf(__other, __cx, __at),
 ///     }
 /// }
-/// // When an array member exists, the enum itself answers R3 for its parents:
-/// fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool { /* the same || */ }
+/// // R3 for the enum and its parents: does an array member take this list written as text?
+/// fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
+///     <Vec<String> as _stitch::Coerce>::accepts_text_list(__text, __bounds) || …   // or `false`
+/// }
 /// ```
 pub(super) fn walk(variants: &[&Variant]) -> TokenStream {
     let shapes = variants.iter().map(|v| variant_shape(v));
@@ -53,39 +51,29 @@ pub(super) fn walk(variants: &[&Variant]) -> TokenStream {
         })
         .collect();
     let refused = if lists.is_empty() {
-        quote!(false)
+        quote!({
+            let _ = (__text, __bounds);
+            false
+        })
     } else {
         quote!(#(#lists)||*)
     };
     let (arrays, objects) = (first_taker(variants, true), first_taker(variants, false));
-    let string_arm = if lists.is_empty() {
-        quote!(_stitch::Value::String(_) if <Self as _stitch::Coerce>::SHAPE.strings => {})
-    } else {
-        quote! {
-            _stitch::Value::String(__text) if <Self as _stitch::Coerce>::SHAPE.strings => {
-                if #refused {
-                    __cx.text_list(__at);
-                }
-            }
-        }
-    };
-    let accepts = if lists.is_empty() {
-        quote!()
-    } else {
-        quote! {
-            #[inline]
-            fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
-                #refused
-            }
+    let accepts = quote! {
+        #[inline]
+        fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
+            #refused
         }
     };
     let walk = walk_fn(quote! {
         match __value {
-            #string_arm
-            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            // R2/R3 (R1 when no member reads a string), decided in the runtime's one place.
+            _stitch::Value::String(_) => _stitch::union_string::<Self>(
+                __value, __cx, __at, __bounds, |_, _| {},
+            ),
             _stitch::Value::Array(_) => { #arrays }
             _stitch::Value::Object(_) => { #objects }
-            __other => _stitch::walk_leaf(__other, __cx, __at),
+            __other => __cx.check::<Self>(__other, __at),
         }
     });
     quote! {
@@ -117,7 +105,7 @@ fn variant_shape(variant: &Variant) -> TokenStream {
 /// once the type is), a tuple variant takes arrays and a struct variant objects outright (the
 /// chain stops there), and when none does the value is walked for depth only.
 fn first_taker(variants: &[&Variant], arrays: bool) -> TokenStream {
-    let mut out = quote!(_stitch::walk_leaf(__value, __cx, __at));
+    let mut out = quote!(__cx.check::<Self>(__value, __at));
     // Built from the last variant back, each wrapping the rest as its `else`.
     for (i, v) in variants.iter().enumerate().rev() {
         out = match v.style {

@@ -59,7 +59,7 @@ impl Duplicates {
 fn same(at: &Path<'_>, path: &[Owned]) -> bool {
     let mut owned = path.iter();
     at.segments().all(|segment| match (segment, owned.next()) {
-        (Segment::Key(a), Some(Owned::Key(b))) => a == &**b,
+        (Segment::Key(a) | Segment::Field(a, _), Some(Owned::Key(b))) => a == &**b,
         (Segment::Index(a), Some(Owned::Index(b))) => a == *b,
         _ => false,
     }) && owned.next().is_none()
@@ -75,7 +75,7 @@ fn fingerprint<'a>(segments: impl Iterator<Item = Segment<'a>>) -> u64 {
     };
     for segment in segments {
         match segment {
-            Segment::Key(key) => {
+            Segment::Key(key) | Segment::Field(key, _) => {
                 let b = key.as_bytes();
                 mix(b.len() as u64);
                 let mut word = [0u8; 8];
@@ -239,7 +239,7 @@ fn note(found: &mut Vec<(u64, Box<[Owned]>)>, at: &Path<'_>) {
     let path = at
         .segments()
         .map(|segment| match segment {
-            Segment::Key(key) => Owned::Key(key.into()),
+            Segment::Key(key) | Segment::Field(key, _) => Owned::Key(key.into()),
             Segment::Index(i) => Owned::Index(i),
         })
         .collect();

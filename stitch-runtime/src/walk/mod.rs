@@ -129,24 +129,17 @@ pub trait Coerce: DeserializeOwned + Describe {
     /// Whether `text` is a list written as text that this type's array form accepts within
     /// `bounds` (rule R3). `false` for a type with no array form.
     ///
-    /// The default (`false`) is for the derive's types without an array form (structs, most
-    /// enums, opaque newtypes), whose generated impls rely on it. Every std sequence is written
-    /// by the one macro of `walk/std/sequences.rs`, which always writes this and
-    /// [`Coerce::bounds_hold`], so no sequence can fall back to the defaults.
-    fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
-        let _ = (text, bounds);
-        false
-    }
+    /// No default: every impl states it, so a new type cannot forget its array form. Every std
+    /// sequence is written by the one macro of `walk/std/sequences.rs`, which writes this and
+    /// [`Coerce::bounds_hold`] from the sequence's form; the derive writes both for every type.
+    fn accepts_text_list(text: &str, bounds: Bounds) -> bool;
 
     /// Whether a value deserialized straight from text (the fast path of
     /// [`ToolArgs::from_json`](crate::ToolArgs::from_json)) keeps the item bounds the walk
     /// would check; `bounds` are the field's. `false` sends the call down the full path.
-    /// The default (`true`) is for types with no array form anywhere inside (see
+    /// `true` for a type with no array form anywhere inside. No default (see
     /// [`Coerce::accepts_text_list`]).
-    fn bounds_hold(&self, bounds: Bounds) -> bool {
-        let _ = bounds;
-        true
-    }
+    fn bounds_hold(&self, bounds: Bounds) -> bool;
 
     /// Walks the keys this type reads from `map`, an object it shares with its parent
     /// (`#[serde(flatten)]`, internally tagged variants). A struct walks its fields; a map

@@ -34,6 +34,11 @@ macro_rules! map {
                 walk_flat_map::<$value>(map, cx, at, owned);
             }
 
+            // A map is no array member (R3 never refuses at a map); its values keep theirs.
+            fn accepts_text_list(_: &str, _: Bounds) -> bool {
+                false
+            }
+
             fn bounds_hold(&self, _: Bounds) -> bool {
                 self.values().all(|item| item.bounds_hold(Bounds::NONE))
             }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
-use crate::walk::{walk_leaf, Coerce, Cx, Shape};
+use crate::walk::{Coerce, Cx, Shape};
 
 macro_rules! tuple {
     ($(($($n:tt $t:ident),+))*) => {$(
@@ -28,11 +28,15 @@ macro_rules! tuple {
                         }
                     }
                     Value::String(_) => cx.repair::<Self>(value, at, Bounds::NONE),
-                    other => walk_leaf(other, cx, at),
+                    other => cx.check::<Self>(other, at),
                 }
             }
 
             // A tuple is no array member (R3 never refuses at a tuple), and has no bounds.
+            fn accepts_text_list(_: &str, _: Bounds) -> bool {
+                false
+            }
+
             fn bounds_hold(&self, _: Bounds) -> bool {
                 true $(&& self.$n.bounds_hold(Bounds::NONE))+
             }
