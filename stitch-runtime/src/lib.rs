@@ -55,7 +55,11 @@
 //!   list, or a list longer than `max_items` stay one plain value.
 //! - **R4, where.** Into struct fields by their serde wire names, sequence elements, map
 //!   values, the matched variant of a tagged enum, the members of `OneOrMany` and of untagged
-//!   enums. Keys the type does not declare are left exactly as they are.
+//!   enums. At an untagged enum a repair never changes the meaning of a value serde accepts:
+//!   the member serde picks for the value as sent is walked, untouched, and only when it
+//!   picks none are the members' repairs tried, in declaration order (the first member that
+//!   reads its repaired value wins). Keys the type does not declare are left exactly as
+//!   they are.
 //! - **R5, paths.** Keys as the caller sent them joined with `.`, indices in decimal:
 //!   `rows.0.names`. A flattened field and an internally tagged enum add no segment; the keys
 //!   that carry an externally tagged variant or an adjacently tagged content are keys the caller

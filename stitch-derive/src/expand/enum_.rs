@@ -30,9 +30,9 @@ pub(super) fn expand(
 /// walker (`__stitch_content_i`, see [`content_walker`]), and for a struct variant the walk
 /// of its fields over a map (`__stitch_fields_i`, shared with the internally tagged form,
 /// whose fields sit beside the tag).
-fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) -> TokenStream {
+fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> TokenStream {
     // The indices `i` below count the variants serde reads, skipped ones left out.
-    let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
+    let variants: Vec<&Variant> = all.iter().filter(|v| !v.skip).collect();
     let tagging = cont.tagging();
     if tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit) {
         // A unit-variant enum is read from a string: nothing to repair; the quick test is a
@@ -87,7 +87,7 @@ fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) 
         Tagging::External => super::externally::walk(&variants),
         Tagging::Internal { tag } => super::internally::walk(&variants, &tag),
         Tagging::Adjacent { tag, content } => super::adjacently::walk(&variants, &tag, &content),
-        Tagging::Untagged => super::untagged::walk(&variants),
+        Tagging::Untagged => super::untagged::walk(&variants, all, helpers),
     }
 }
 

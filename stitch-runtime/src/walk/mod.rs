@@ -19,6 +19,7 @@ mod cx;
 mod helpers;
 mod std;
 mod union;
+mod untagged;
 
 pub use self::cx::Cx;
 pub use self::helpers::{
@@ -26,6 +27,7 @@ pub use self::helpers::{
     walk_seq,
 };
 pub use self::union::union_string;
+pub use self::untagged::{deserialized, untagged, Member};
 
 /// What a type accepts at its position, as far as the walk needs to know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -728,10 +728,26 @@ enum Ending {
     Accepted,
     /// Accepted after a repair.
     Repaired,
-    /// Refused by the walk (`coerce_value` refuses).
+    /// Refused by the walk for stitch's own reasons only: a list written as text, too deep, an
+    /// array outside its bounds.
     Refused,
-    /// Walked, then refused by serde: a type error, a missing or unknown field.
+    /// Refused for a value that does not fit its type, in serde's words (a type error, a
+    /// missing or unknown field): by the walk, which checks what serde would say, or by serde
+    /// after it.
     TypeError,
+}
+
+/// Whether `issue` is a value that does not fit its type, in serde's words: an `Invalid`
+/// issue other than an item count (`at most 3 items`, which is stitch's own).
+fn type_error(issue: &stitch_runtime::Issue) -> bool {
+    let message = issue.message();
+    let reason = message
+        .strip_prefix(issue.path())
+        .and_then(|m| m.strip_prefix(": "))
+        .unwrap_or(message);
+    let count = (reason.starts_with("at least ") || reason.starts_with("at most "))
+        && (reason.ends_with(" item") || reason.ends_with(" items"));
+    issue.kind() == stitch_runtime::IssueKind::Invalid && !count
 }
 
 /// Every surface gives `args` one answer (see the module docs); returns how it ended.
@@ -790,7 +806,11 @@ where
                     "coerce_value's {issue:?} is not among from_value's {refusal:?}\n args {compact}"
                 ));
             }
-            Ok(Ending::Refused)
+            Ok(if walk.issues().iter().any(type_error) {
+                Ending::TypeError
+            } else {
+                Ending::Refused
+            })
         }
         (Err(walk), Ok(read)) => Err(format!(
             "coerce_value refused ({walk:?}), from_value gave {read:?}\n args {compact}"
