@@ -8,7 +8,7 @@ use syn::ext::IdentExt;
 use crate::attr::{self, ContainerAttrs, FieldAttrs};
 use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
-use crate::serde_attr::{SerdeContainer, SerdeField, SerdeVariant};
+use crate::serde_attr::{DeserializeWith, SerdeContainer, SerdeField, SerdeVariant};
 
 /// The whole input.
 pub struct Container<'a> {
@@ -34,7 +34,8 @@ pub enum Data<'a> {
     Newtype(Box<Field>),
     /// An enum.
     Enum(Vec<Variant<'a>>),
-    /// Something we refuse (a union, a unit or tuple struct); the error is already recorded.
+    /// Something we refuse (a union, a unit or tuple struct), the error already recorded; or
+    /// a tuple or unit struct read through `#[serde(from)]`, whose body stitch never reads.
     Unsupported,
 }
 
@@ -96,9 +97,23 @@ pub struct Field {
     /// Numbers and booleans written as text are read (`lenient_scalars` on the field or the
     /// container).
     pub lenient: bool,
+    /// `#[serde(deserialize_with = "…")]` or `#[serde(with = "…")]` on the field (or on the
+    /// newtype variant that holds it): the user's function reads the value, so the field is
+    /// opaque (see [`Field::opaque_by_serde`]).
+    pub with: Option<DeserializeWith>,
 }
 
 impl Field {
+    /// The one opaque decision for `deserialize_with` / `with`: the user's function must see
+    /// the value exactly as sent, so stitch never walks, repairs or type-checks it. The field
+    /// is made opaque in the model (`attrs.opaque`, spanned at serde's string), which every
+    /// generator already reads: walked for depth only, schema `{}` or its `schema = "…"`, no
+    /// `Coerce` bound on its type. An explicit `#[stitch(opaque)]` beside it stays allowed.
+    fn opaque_by_serde(&mut self, with: DeserializeWith) {
+        self.with.get_or_insert(with);
+        self.attrs.opaque.get_or_insert(with.span);
+    }
+
     /// Whether the walk goes into this field's type (not skipped, not opaque).
     pub fn walked(&self) -> bool {
         !self.skip && self.attrs.opaque.is_none()
@@ -155,6 +170,10 @@ pub struct Variant<'a> {
     pub skip: bool,
     /// The doc comment.
     pub doc: Option<String>,
+    /// `#[serde(deserialize_with = "…")]` or `#[serde(with = "…")]` on the variant: its
+    /// content goes to the user's function. A newtype variant's field is then opaque; `check`
+    /// refuses it on the other styles.
+    pub with: Option<DeserializeWith>,
 }
 
 /// The doc comment of an item: its `#[doc = "…"]` lines, each without the one space that
@@ -201,6 +220,10 @@ impl<'a> Container<'a> {
                     let mut fields =
                         fields_from_ast(cx, &receiver, unnamed.unnamed.iter(), RenameRule::None);
                     Data::Newtype(Box::new(fields.remove(0)))
+                }
+                // serde reads a `from` type through its source type, whatever its own body.
+                syn::Fields::Unnamed(_) | syn::Fields::Unit if serde.from.is_some() => {
+                    Data::Unsupported
                 }
                 syn::Fields::Unnamed(unnamed) => {
                     cx.error_spanned_by(
@@ -314,7 +337,7 @@ fn fields_from_ast<'a>(
                 Some(ident) => syn::Member::Named(ident.clone()),
                 None => syn::Member::Unnamed(syn::Index::from(i)),
             };
-            Field {
+            let mut field = Field {
                 names: Names {
                     wire,
                     aliases: serde.aliases,
@@ -330,7 +353,12 @@ fn fields_from_ast<'a>(
                 flatten: serde.flatten,
                 lenient: attrs.lenient_scalars.is_some(),
                 attrs,
+                with: None,
+            };
+            if let Some(with) = serde.with {
+                field.opaque_by_serde(with);
             }
+            field
         })
         .collect()
 }
@@ -354,7 +382,7 @@ fn variant_from_ast<'a>(
         .rename_all
         .or(container.rename_all_fields)
         .unwrap_or(RenameRule::None);
-    let (style, fields) = match &variant.fields {
+    let (style, mut fields) = match &variant.fields {
         syn::Fields::Unit => (Style::Unit, Vec::new()),
         syn::Fields::Named(named) => (
             Style::Struct,
@@ -378,6 +406,10 @@ fn variant_from_ast<'a>(
             "stitch does not walk `#[serde(untagged)]` on a single variant; put `#[serde(untagged)]` on the enum, or mark the fields that hold this enum `#[stitch(opaque)]`",
         );
     }
+    if let (Some(with), Style::Newtype) = (serde.with, style) {
+        // The function reads the newtype variant's content, which is its one field.
+        fields[0].opaque_by_serde(with);
+    }
     Variant {
         ident: &variant.ident,
         names: Names {
@@ -388,6 +420,7 @@ fn variant_from_ast<'a>(
         fields,
         skip: serde.skip,
         doc: doc_of(&variant.attrs),
+        with: serde.with,
     }
 }
 

@@ -1,10 +1,17 @@
 //! Checks across attributes that parsing alone cannot make.
 
-use crate::ast::{Container, Data, Field};
+use proc_macro2::Span;
+
+use crate::ast::{Container, Data, Field, Style};
+use crate::attr::FieldAttrs;
 use crate::ctxt::Ctxt;
+use crate::serde_attr::FromType;
 
 /// Records every problem of the model in `cx`.
 pub fn check(cx: &Ctxt, cont: &Container) {
+    if let Some(from) = &cont.serde.from {
+        return check_from(cx, cont, from);
+    }
     match &cont.data {
         Data::Struct(fields) => {
             fields.iter().for_each(|f| check_field(cx, f));
@@ -19,10 +26,71 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         Data::Enum(variants) => {
             for variant in variants {
                 variant.fields.iter().for_each(|f| check_field(cx, f));
+                match (variant.with, variant.style) {
+                    (Some(_), Style::Newtype) | (None, _) => {}
+                    (Some(with), _) => cx.syn_error(syn::Error::new(
+                        with.span,
+                        format!(
+                            "stitch leaves a variant read by `{}` to your function only when it is a newtype variant; hold the content in one field (`{}(Content)`)",
+                            with.key, variant.ident
+                        ),
+                    )),
+                }
             }
         }
         Data::Unsupported => {}
     }
+}
+
+/// A `#[serde(from = "Raw")]` / `try_from` container: stitch walks, describes and reads flags
+/// of `Raw`, so every `#[stitch]` key that would describe the container's own body (or the
+/// container itself) could never apply, and is refused at the key.
+fn check_from(cx: &Ctxt, cont: &Container, from: &FromType) {
+    let raw = match &from.ty {
+        Some(ty) => quote::quote!(#ty).to_string().replace(' ', ""),
+        None => "the source type".to_owned(),
+    };
+    let refuse = |span: Span, key: &str, what: &str| {
+        cx.syn_error(syn::Error::new(
+            span,
+            format!(
+                "`{}` is read from `{raw}` (`#[serde({})]`), so stitch walks and describes `{raw}` {what}; put `{key}` on `{raw}`",
+                cont.ident, from.key
+            ),
+        ));
+    };
+    if let Some(d) = &cont.attrs.description {
+        refuse(d.span, "description", "and shows its description");
+    }
+    if let Some(span) = cont.attrs.lenient_scalars {
+        refuse(span, "lenient_scalars", "instead");
+    }
+    for field in cont.all_fields() {
+        for (key, span) in written_keys(&field.attrs) {
+            if key == "opaque" && field.with.is_some() {
+                // Made opaque by serde's `deserialize_with`, not written by the user.
+                continue;
+            }
+            refuse(span, key, "and never reads these fields");
+        }
+    }
+}
+
+/// Each `#[stitch]` key written on a field, with its span.
+fn written_keys(attrs: &FieldAttrs) -> Vec<(&'static str, Span)> {
+    let spanned = |s: &Option<crate::attr::Spanned<usize>>| s.as_ref().map(|s| s.span);
+    let text = |s: &Option<crate::attr::Spanned<String>>| s.as_ref().map(|s| s.span);
+    [
+        ("max_items", spanned(&attrs.max_items)),
+        ("min_items", spanned(&attrs.min_items)),
+        ("opaque", attrs.opaque),
+        ("description", text(&attrs.description)),
+        ("schema", text(&attrs.schema)),
+        ("lenient_scalars", attrs.lenient_scalars),
+    ]
+    .into_iter()
+    .filter_map(|(key, span)| span.map(|span| (key, span)))
+    .collect()
 }
 
 fn check_field(cx: &Ctxt, field: &Field) {
@@ -59,6 +127,26 @@ fn check_field(cx: &Ctxt, field: &Field) {
                 ),
             ));
         }
+    }
+    if let Some(with) = field.with {
+        // The field is opaque (see `Field::opaque_by_serde`): nothing stitch would check or
+        // repair at it can apply.
+        for (key, span) in [
+            ("lenient_scalars", attrs.lenient_scalars),
+            ("max_items", attrs.max_items.as_ref().map(|s| s.span)),
+            ("min_items", attrs.min_items.as_ref().map(|s| s.span)),
+        ] {
+            if let Some(span) = span {
+                cx.syn_error(syn::Error::new(
+                    span,
+                    format!(
+                        "`#[serde({})]` hands this field to your function exactly as sent, so stitch leaves it alone and `{key}` cannot apply to it; remove `{key}`",
+                        with.key
+                    ),
+                ));
+            }
+        }
+        return;
     }
     if let (Some(opaque), Some(_)) = (attrs.opaque, attrs.lenient_scalars) {
         cx.syn_error(syn::Error::new(

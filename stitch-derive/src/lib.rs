@@ -59,8 +59,9 @@ use syn::{parse_macro_input, DeriveInput};
 ///   form it is a compile error.
 /// - `opaque`: leave a field of a type stitch does not know (a `Uuid`, a `DateTime`) to
 ///   serde, untouched; its schema is `{}` unless `schema` says otherwise.
-/// - `schema = "{…}"`: the JSON Schema of an `opaque` field, as JSON text (checked to be JSON
-///   during compilation).
+/// - `schema = "{…}"`: the JSON Schema of an `opaque` field (or of a field read by
+///   `#[serde(deserialize_with)]` / `#[serde(with)]`, see below), as JSON text (checked to be
+///   JSON during compilation).
 /// - `description = "…"`: the property's description, instead of the doc comment.
 /// - `lenient_scalars`: this field reads numbers and booleans written as text (see above).
 ///
@@ -71,11 +72,30 @@ use syn::{parse_macro_input, DeriveInput};
 /// # serde attributes read
 /// - Container: `rename_all` (all eight rules, serde's algorithm, or its `deserialize` half),
 ///   `rename_all_fields`, `tag`, `content`, `untagged`, `transparent`, `default`,
-///   `deny_unknown_fields`.
+///   `deny_unknown_fields`, `from`, `try_from`.
 /// - Field: `rename` (or `rename(deserialize = …)`), `alias`, `default`, `default = "…"`,
-///   `skip`, `skip_deserializing`, `flatten`.
-/// - Variant: `rename`, `alias`, `rename_all`, `skip`, `skip_deserializing`; `untagged` on
-///   one variant is refused (put it on the enum).
+///   `skip`, `skip_deserializing`, `flatten`, `deserialize_with`, `with`.
+/// - Variant: `rename`, `alias`, `rename_all`, `skip`, `skip_deserializing`,
+///   `deserialize_with`, `with`; `untagged` on one variant is refused (put it on the enum).
+///
+/// # serde attributes that change what serde reads
+/// - `#[serde(deserialize_with = "…")]` or `#[serde(with = "…")]` on a field: your function
+///   reads the field, so stitch leaves it exactly as sent on every surface, as if it were
+///   `#[stitch(opaque)]` (which may also be written): never repaired, never type-checked,
+///   only its depth counted. Its schema is `{}` unless `#[stitch(schema = "…")]` gives one,
+///   and on the command line its flag takes the text as a string (or JSON text, by the schema).
+///   `lenient_scalars`, `max_items` and `min_items` on it are compile errors.
+///   (`serialize_with` alone changes nothing serde reads.)
+/// - The same on a newtype variant leaves its content to the function; on a unit, tuple or
+///   struct variant it is a compile error (hold the content in one field).
+/// - `#[serde(from = "Raw")]` or `#[serde(try_from = "Raw")]` on the container: serde reads
+///   `Raw` and converts it, so stitch walks `Raw`, the schema is `Raw`'s (its description
+///   included) and the command line takes `Raw`'s flags. `Raw` must derive `ToolArgs` (a
+///   compile error at the attribute's string says so); the container's own fields are not read
+///   and their types need nothing from stitch, and `#[stitch]` keys on the container's body,
+///   `description` or `lenient_scalars` are compile errors (put them on `Raw`). A call of such a
+///   type always takes the full path of `from_json`: `Raw`'s item bounds cannot be checked on the
+///   converted value.
 ///
 /// Other serde keys, and malformed serde attributes, are left to serde.
 #[proc_macro_derive(ToolArgs, attributes(stitch))]

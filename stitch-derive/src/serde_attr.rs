@@ -1,6 +1,7 @@
 //! The subset of `#[serde(...)]` that decides wire names and shapes, read leniently: keys we
 //! do not need, and anything malformed, are serde's business and are skipped silently.
 
+use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 
 use crate::attr::skip_value;
@@ -25,6 +26,29 @@ pub struct SerdeContainer {
     pub deny_unknown_fields: bool,
     /// `default` on the container.
     pub default: bool,
+    /// `from = "Raw"` or `try_from = "Raw"`: serde reads `Raw`, then converts.
+    pub from: Option<FromType>,
+}
+
+/// A container's `#[serde(from = "Raw")]` or `#[serde(try_from = "Raw")]`.
+pub struct FromType {
+    /// `from` or `try_from`.
+    pub key: &'static str,
+    /// `Raw`, its tokens spanned at the string; `None` when the string is not a type (serde
+    /// reports that).
+    pub ty: Option<syn::Type>,
+    /// The string.
+    pub span: Span,
+}
+
+/// A field's or variant's `#[serde(deserialize_with = "…")]` or `#[serde(with = "…")]`: serde
+/// hands the value to the user's function.
+#[derive(Clone, Copy)]
+pub struct DeserializeWith {
+    /// `deserialize_with` or `with`.
+    pub key: &'static str,
+    /// The string (the key, when the value is not one).
+    pub span: Span,
 }
 
 /// What a field's `#[serde(...)]` says.
@@ -42,6 +66,8 @@ pub struct SerdeField {
     pub skip: bool,
     /// `flatten`
     pub flatten: bool,
+    /// `deserialize_with` or `with`.
+    pub with: Option<DeserializeWith>,
 }
 
 /// What a variant's `#[serde(...)]` says.
@@ -59,6 +85,8 @@ pub struct SerdeVariant {
     pub other: bool,
     /// `untagged` on one variant.
     pub untagged: bool,
+    /// `deserialize_with` or `with`.
+    pub with: Option<DeserializeWith>,
 }
 
 fn serde_attrs(attrs: &[syn::Attribute]) -> impl Iterator<Item = &syn::Attribute> {
@@ -88,6 +116,25 @@ fn de_name(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
 
 fn de_rule(meta: &ParseNestedMeta) -> syn::Result<Option<RenameRule>> {
     Ok(de_name(meta)?.and_then(|name| RenameRule::from_str(&name)))
+}
+
+/// `deserialize_with = "…"` / `with = "…"`, if `meta` is one (`serialize_with` changes nothing
+/// serde reads). The first one wins; serde refuses a second.
+fn de_with(meta: &ParseNestedMeta, slot: &mut Option<DeserializeWith>) -> syn::Result<bool> {
+    let key = if meta.path.is_ident("deserialize_with") {
+        "deserialize_with"
+    } else if meta.path.is_ident("with") {
+        "with"
+    } else {
+        return Ok(false);
+    };
+    let mut span = syn::spanned::Spanned::span(&meta.path);
+    if meta.input.peek(syn::Token![=]) {
+        let lit: syn::LitStr = meta.value()?.parse()?;
+        span = lit.span();
+    }
+    slot.get_or_insert(DeserializeWith { key, span });
+    Ok(true)
 }
 
 fn str_value(meta: &ParseNestedMeta) -> syn::Result<Option<String>> {
@@ -134,6 +181,24 @@ impl SerdeContainer {
             } else if p.is_ident("default") {
                 out.default = true;
                 return Ok(false);
+            } else if (p.is_ident("from") || p.is_ident("try_from"))
+                && meta.input.peek(syn::Token![=])
+            {
+                let key = if p.is_ident("from") {
+                    "from"
+                } else {
+                    "try_from"
+                };
+                let lit: syn::LitStr = meta.value()?.parse()?;
+                // `LitStr::parse` spans every token of the type at the string, so an error
+                // about `Raw` points there.
+                let from = FromType {
+                    key,
+                    ty: lit.parse().ok(),
+                    span: lit.span(),
+                };
+                // serde refuses both at once; the first is kept.
+                out.from.get_or_insert(from);
             } else {
                 return Ok(false);
             }
@@ -165,6 +230,8 @@ impl SerdeField {
                 out.skip = true;
             } else if p.is_ident("flatten") {
                 out.flatten = true;
+            } else if de_with(meta, &mut out.with)? {
+                // Recorded by `de_with`.
             } else {
                 return Ok(false);
             }
@@ -196,6 +263,8 @@ impl SerdeVariant {
                 out.other = true;
             } else if p.is_ident("untagged") {
                 out.untagged = true;
+            } else if de_with(meta, &mut out.with)? {
+                // Recorded by `de_with`.
             } else {
                 return Ok(false);
             }

@@ -1,5 +1,8 @@
 //! Item bounds (`#[stitch(min_items = …, max_items = …)]`) and every check of an item count.
 //!
+//! Bounds count the JSON array's items as sent, on every form and every surface: a set's
+//! repeats count, though serde collapses them (`["a","a"]` is two items).
+//!
 //! The walk checks a real array's length ([`Cx::check_len`](crate::walk::Cx::check_len),
 //! whose message is [`error::item_count`](crate::error::item_count)); the JSON-array check
 //! takes them as its `bounds` argument (R3 refuses a list written as text only when the array
@@ -64,8 +67,9 @@ pub(crate) fn items_hold<'a, T: Coerce + 'a>(
     bounds.contains(len) && items.into_iter().all(|item| item.bounds_hold(Bounds::NONE))
 }
 
-/// A set collapses repeats, so its length says nothing about the array it came from: a
-/// bounded set always takes the full path.
+/// A set collapses repeats, so its length says nothing about the array it came from, and
+/// bounds count the array's items as sent: a bounded set always takes the full path, where
+/// the walk counts the array.
 pub(crate) fn set_holds<'a, T: Coerce + 'a>(
     items: impl IntoIterator<Item = &'a T>,
     bounds: Bounds,

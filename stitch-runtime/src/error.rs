@@ -7,6 +7,7 @@ use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 use crate::bounds::Bounds;
+use crate::schema::Schema;
 
 /// At most this many issues are kept; the rest are counted (see [`ArgsError::omitted`]).
 pub const MAX_ISSUES: usize = 20;
@@ -233,20 +234,54 @@ impl Serialize for ArgsError {
 // Every message stitch writes, one function each. The wording is part of the behaviour (a
 // model reads it, tests compare it): change it here or nowhere.
 
-/// R3: `<path> is a list written as text — pass the array itself, not JSON written as text`
-/// (`the arguments` for the root).
+/// R3: `<path> is a list written as text — pass the array itself, not JSON written as text`;
+/// at the root, a sentence: `the arguments are a list written as text — …`.
 fn text_list(path: &str) -> String {
     const TAIL: &str =
-        " is a list written as text \u{2014} pass the array itself, not JSON written as text";
-    let shown = if path.is_empty() {
-        "the arguments"
+        " a list written as text \u{2014} pass the array itself, not JSON written as text";
+    let (shown, verb) = if path.is_empty() {
+        ("the arguments", " are")
     } else {
-        path
+        (path, " is")
     };
-    let mut message = String::with_capacity(shown.len() + TAIL.len());
+    let mut message = String::with_capacity(shown.len() + verb.len() + TAIL.len());
     message.push_str(shown);
+    message.push_str(verb);
     message.push_str(TAIL);
     message
+}
+
+/// What a `OneOrMany<T>` takes, from `T`'s schema: `a string or an array of strings`.
+pub(crate) fn one_or_many_expected(item: &Schema) -> &'static str {
+    match item {
+        Schema::String | Schema::Char | Schema::Enum(_) => "a string or an array of strings",
+        Schema::Integer { .. } => "an integer or an array of integers",
+        Schema::Number => "a number or an array of numbers",
+        Schema::Boolean => "a boolean or an array of booleans",
+        Schema::Object(_) => "an object or an array of objects",
+        _ => "one value or an array of values",
+    }
+}
+
+/// A type error at a `OneOrMany<T>` position, in serde's words, saying what the union
+/// takes: `invalid type: null, expected a string or an array of strings`.
+pub(crate) fn one_or_many_type(value: &serde_json::Value, item: &Schema) -> String {
+    use serde::de::{Error as _, Unexpected};
+    use serde_json::Value;
+    let unexpected = match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Unexpected::Unsigned(u),
+            (_, Some(i), _) => Unexpected::Signed(i),
+            (_, _, Some(f)) => Unexpected::Float(f),
+            _ => Unexpected::Other("number"),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    };
+    serde_json::Error::invalid_type(unexpected, &one_or_many_expected(item)).to_string()
 }
 
 /// `<path>: <reason>`, just `<reason>` at the root.
@@ -313,4 +348,20 @@ pub(crate) fn needs_value(key: &str) -> String {
 /// Command line: a single-value flag given `times` times.
 pub(crate) fn given_repeatedly(spelled: &str, times: usize) -> String {
     format!("`{spelled}` is given {times} times but takes one value")
+}
+
+/// Command line: a required flag that was not given.
+pub(crate) fn missing_flag(flag: &str) -> String {
+    format!("missing required flag `--{flag}`")
+}
+
+/// Command line: a boolean flag followed by a bare `true` or `false`, which the flag does not
+/// take as its value (`--dry-run false`).
+pub(crate) fn flag_value_apart(key: &str, value: &str) -> String {
+    format!("`--{key}` takes no separate value; write `--{key}={value}`")
+}
+
+/// Command line: a word after `--`, which the tool `name` (taking flags only) cannot place.
+pub(crate) fn no_positionals(arg: &str, name: &str) -> String {
+    format!("unexpected argument `{arg}` after `--`; `{name}` takes flags only, no positional arguments")
 }

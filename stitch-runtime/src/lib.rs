@@ -58,15 +58,21 @@
 //!   list, or a list longer than `max_items` stay one plain value.
 //! - **R4, where.** Into struct fields by their serde wire names, sequence elements, map
 //!   values, the matched variant of a tagged enum, the members of `OneOrMany` and of untagged
-//!   enums. Keys the type does not declare are left exactly as they are.
+//!   enums. At an untagged enum a repair never changes the meaning of a value serde accepts:
+//!   the member serde picks for the value as sent is walked, untouched, and only when it
+//!   picks none are the members' repairs tried, in declaration order (the first member that
+//!   reads its repaired value wins). Keys the type does not declare are left exactly as
+//!   they are.
 //! - **R5, paths.** Keys as the caller sent them joined with `.`, indices in decimal:
 //!   `rows.0.names`. A flattened field and an internally tagged enum add no segment; the keys
 //!   that carry an externally tagged variant or an adjacently tagged content are keys the caller
 //!   sent, so they are segments.
 //! - **R6, errors.** Every issue is reported at once, in walk order (up to [`MAX_ISSUES`]); a
 //!   refused call changes nothing the caller holds.
-//! - **R7, limits.** Nesting deeper than [`MAX_DEPTH`] is refused with an
-//!   [`IssueKind::TooDeep`] issue, never a stack overflow.
+//! - **R7, limits.** At most [`MAX_DEPTH`] (127) arrays and objects may be open at once, the
+//!   arguments' own object included, as serde_json's parser allows: the one more is refused
+//!   with an [`IssueKind::TooDeep`] issue at its path, the same on every surface, never a
+//!   stack overflow.
 //!
 //! # The command line
 //! [`ToolArgs::from_argv`] reads the same arguments from flags (`--paths a.png --paths

@@ -321,10 +321,10 @@ impl<T: Coerce> Coerce for OneOrMany<T> {
             // R2/R3 (R1 when `T` takes no string). A string kept is walked as a `T`: the
             // member may be a union with array members of its own.
             Value::String(_) => union_string::<Self>(value, cx, at, bounds, |value, cx| {
-                T::walk(value, cx, at, Bounds::NONE)
+                cx.as_one_of_many(at, T::SCHEMA, |cx| T::walk(value, cx, at, Bounds::NONE))
             }),
-            // One value: walk it as a `T`.
-            _ => T::walk(value, cx, at, Bounds::NONE),
+            // One value: walk it as a `T` (a type error says what the union takes).
+            _ => cx.as_one_of_many(at, T::SCHEMA, |cx| T::walk(value, cx, at, Bounds::NONE)),
         }
     }
 

@@ -11,8 +11,11 @@ use core::fmt;
 /// One segment of a path: a key as the caller sent it, or an array index.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Segment<'a> {
-    /// A field's wire name or a map key.
+    /// A map key, an unknown key, or a key the deserializer met.
     Key(&'a str),
+    /// A declared field's wire name, with the field's declaration ordinal (for the order of
+    /// issues: the type's field order, not the map's).
+    Field(&'a str, u32),
     /// An array index, rendered in decimal.
     Index(usize),
 }
@@ -54,9 +57,37 @@ impl<'a> Segment<'a> {
         'a: 'b,
     {
         match self {
-            Segment::Key(key) => key,
+            Segment::Key(key) | Segment::Field(key, _) => key,
             Segment::Index(i) => format_decimal(i, digits),
         }
+    }
+}
+
+/// Where an issue sorts ([`Path::order`]): its path's first segments, root first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Order {
+    segments: [u64; Order::DEPTH],
+    len: usize,
+}
+
+impl Order {
+    /// How many segments decide.
+    pub(crate) const DEPTH: usize = 8;
+
+    fn as_slice(&self) -> &[u64] {
+        &self.segments[..self.len]
+    }
+}
+
+impl PartialEq<[u64]> for Order {
+    fn eq(&self, other: &[u64]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<const N: usize> PartialEq<[u64; N]> for Order {
+    fn eq(&self, other: &[u64; N]) -> bool {
+        self.as_slice() == other
     }
 }
 
@@ -78,12 +109,13 @@ impl<'a> Path<'a> {
         segment: None,
     };
 
-    /// The field `name` (a static wire name, as the derive emits) below this position.
+    /// The field `name` (a static wire name, as the derive emits) below this position;
+    /// `ordinal` is the field's place among its type's declared fields.
     #[inline]
-    pub const fn field(&'a self, name: &'static str) -> Path<'a> {
+    pub const fn field(&'a self, name: &'static str, ordinal: u32) -> Path<'a> {
         Path {
             parent: Some(self),
-            segment: Some(Segment::Key(name)),
+            segment: Some(Segment::Field(name, ordinal)),
         }
     }
 
@@ -115,8 +147,39 @@ impl<'a> Path<'a> {
         render_leaf_first(self.segments())
     }
 
+    /// Where an issue at this position sorts among the issues of one call, root first:
+    /// a declared field by its ordinal, an index by its value, any other key after every
+    /// declared field (keys of a map keep the order of the walk: the sort is stable).
+    ///
+    /// Kept inline (nothing allocated): the first [`Order::DEPTH`] segments decide; issues
+    /// deeper than that and equal so far keep the order of the walk.
+    pub(crate) fn order(&self) -> Order {
+        let mut all = [0u64; 128];
+        let mut n = 0;
+        for s in self.segments() {
+            if n == all.len() {
+                break;
+            }
+            all[n] = match s {
+                Segment::Field(_, ordinal) => u64::from(ordinal),
+                Segment::Index(i) => i as u64,
+                Segment::Key(_) => u64::MAX,
+            };
+            n += 1;
+        }
+        let mut order = Order {
+            segments: [0; Order::DEPTH],
+            len: 0,
+        };
+        for (slot, v) in order.segments.iter_mut().zip(all[..n].iter().rev()) {
+            *slot = *v;
+            order.len += 1;
+        }
+        order
+    }
+
     /// The segments from this position up to the root.
-    fn segments(&self) -> impl Iterator<Item = Segment<'a>> + Clone + '_ {
+    pub(crate) fn segments(&self) -> impl Iterator<Item = Segment<'a>> + Clone + '_ {
         let mut node = Some(self);
         core::iter::from_fn(move || {
             let p = node?;
@@ -161,15 +224,17 @@ mod tests {
     fn renders_dotted() {
         let root = Path::ROOT;
         assert_eq!(root.render(), "");
-        let rows = root.field("rows");
+        let rows = root.field("rows", 0);
         let zero = rows.index(0);
-        let names = zero.field("names");
+        let names = zero.field("names", 1);
         assert_eq!(names.render(), "rows.0.names");
-        let key = root.field("files");
+        assert_eq!(names.order(), [0, 0, 1]);
+        let key = root.field("files", 2);
         let readme = key.key("readme");
         assert_eq!(readme.key("tags").render(), "files.readme.tags");
         let deep = readme.index(1234567890);
         assert_eq!(deep.render(), "files.readme.1234567890");
+        assert_eq!(deep.order(), [2, u64::MAX, 1234567890]);
     }
 
     #[test]

@@ -14,7 +14,8 @@ pub use crate::bounds::Bounds;
 pub use crate::path::Path;
 pub use crate::schema::{Describe, Flattened, Object, Property, Schema};
 pub use crate::walk::{
-    owns_nothing, union_string, untyped_entries, walk_leaf, walk_object, Coerce, Cx, Kind, Shape,
+    deserialized, owns_nothing, union_string, untagged, untyped_entries, walk_leaf, walk_object,
+    Coerce, Cx, Kind, Member, Shape,
 };
 pub use crate::ToolArgs;
 pub use core;
@@ -65,6 +66,21 @@ pub const fn optional_of<T: Coerce>() -> bool {
 pub const fn default_of<T: Coerce>() -> Option<&'static str> {
     T::DEFAULT
 }
+
+/// The type serde reads for a `#[serde(from = "Raw")]` / `#[serde(try_from = "Raw")]`
+/// container: stitch walks, describes and reads flags of `Raw` instead, so `Raw` must have a
+/// walk. Implemented for every type that has one.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not derive `ToolArgs`, so stitch cannot read a type serde builds from it",
+    label = "serde reads this type, then converts it: stitch walks and describes it instead",
+    note = "add `#[derive(ToolArgs)]` to `{Self}`"
+)]
+pub trait SerdeSource: Coerce {}
+
+impl<T: Coerce> SerdeSource for T {}
+
+/// The derive's check, spanned at `from = "Raw"`'s string, that `Raw` is a [`SerdeSource`].
+pub const fn serde_source<T: SerdeSource>() {}
 
 /// Whether `max_items` / `min_items` mean something at a position of this shape: a
 /// sequence, or a union with an array member.

@@ -5,7 +5,8 @@ use serde_json::Value;
 use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue};
 use crate::json::depth::{deep_path, is_recursion_limit, MAX_DEPTH};
-use crate::walk::{dispose, run, Coerce};
+use crate::json::parse::{self, Duplicates};
+use crate::walk::{dispose, run, run_with, Coerce, Cx};
 
 /// A tool's argument type: `#[derive(ToolArgs)]` implements it, and only the derive.
 ///
@@ -50,11 +51,14 @@ pub trait ToolArgs: Coerce {
         crate::schema::text::cached::<Self>()
     }
 
-    /// The raw surface: applies the rules to `args` in place and deserializes nothing.
+    /// The raw surface: checks `args` against the type and applies the rules in place,
+    /// deserializing nothing.
     ///
-    /// On `Ok`, JSON text at structured positions has been replaced by what it parses to;
-    /// nothing else changed and no key was added, dropped or reordered. On `Err`, `args` is
-    /// exactly as it was.
+    /// The check is the one `from_value` runs: every list written as text, type error,
+    /// missing required field and unknown field (under `deny_unknown_fields`) is an issue, in
+    /// the type's field order. On `Ok`, JSON text at structured positions has been replaced
+    /// by what it parses to; nothing else changed and no key was added, dropped or
+    /// reordered. On `Err`, `args` is exactly as it was.
     #[inline]
     fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
         run::<Self>(args).map_err(|(error, _)| error)
@@ -63,15 +67,8 @@ pub trait ToolArgs: Coerce {
     /// The typed surface: coerces `args`, then deserializes it. A deserialization failure is
     /// one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue naming its path.
     #[inline]
-    fn from_value(mut args: Value) -> Result<Self, ArgsError> {
-        if let Err((error, too_deep)) = run::<Self>(&mut args) {
-            if too_deep {
-                // serde_json drops a `Value` recursively; a deep one would overflow the stack.
-                dispose(args);
-            }
-            return Err(error);
-        }
-        deserialize(args)
+    fn from_value(args: Value) -> Result<Self, ArgsError> {
+        read(args, Duplicates::NONE)
     }
 
     /// The command-line surface: flags by wire name (`--max_hits`) or kebab-case
@@ -129,7 +126,9 @@ pub trait ToolArgs: Coerce {
                 }
             }
         }
-        let args = serde_json::from_str::<Value>(text).map_err(|e| {
+        // The text is read with the keys it sends twice, for the walk to refuse a declared
+        // field sent twice, as serde does (the fast path above refused it through serde).
+        let (args, duplicates) = parse::from_str(text).map_err(|e| {
             let issue = if is_recursion_limit(&e) {
                 Issue::too_deep(deep_path(text), MAX_DEPTH)
             } else {
@@ -137,8 +136,26 @@ pub trait ToolArgs: Coerce {
             };
             ArgsError::single(issue)
         })?;
-        Self::from_value(args)
+        read(args, duplicates)
     }
+}
+
+/// `from_value` of `args`, read from text that sent the keys `duplicates` twice.
+#[inline]
+pub(crate) fn read<T: Coerce>(mut args: Value, duplicates: Duplicates) -> Result<T, ArgsError> {
+    let cx = if duplicates.is_empty() {
+        Cx::new(false)
+    } else {
+        Cx::with_duplicates(duplicates)
+    };
+    if let Err((error, too_deep)) = run_with::<T>(&mut args, cx) {
+        if too_deep {
+            // serde_json drops a `Value` recursively; a deep one would overflow the stack.
+            dispose(args);
+        }
+        return Err(error);
+    }
+    deserialize(args)
 }
 
 fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {

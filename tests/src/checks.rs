@@ -5,7 +5,8 @@
 //!
 //! 1. [`from_json_input`]: any text through `T::from_json` of realistic tool types neither
 //!    panics nor disagrees with its definition (parse, then `from_value`; `from_value` is
-//!    `coerce_value` then deserialize).
+//!    `coerce_value` then deserialize), and JSON text gets the same answer compact,
+//!    pretty-printed and with random whitespace between its tokens.
 //! 2. [`text_list_input`]: any string at a `OneOrMany<String>` position is refused exactly when
 //!    the oracle `serde_json::from_str::<Vec<String>>` plus the bounds says it is a list, on
 //!    every surface, and is otherwise kept as one value, unchanged.
@@ -27,6 +28,7 @@ use serde_json::{Map, Value};
 use stitch_runtime::__private::{is_json_string, is_text_list, Bounds};
 use stitch_runtime::{ArgsError, IssueKind, OneOrMany, ToolArgs, MAX_ISSUES};
 
+use crate::reformat;
 use crate::text_list_message;
 use crate::tools::{Paths20, Rows3};
 
@@ -712,7 +714,8 @@ pub fn coerce_input(data: &[u8]) -> Outcome {
 // Property 1: from_json.
 
 /// Property 1 for one type: `from_json` never panics, refuses text that is not JSON with one
-/// issue at the root, and otherwise gives exactly what `from_value` gives for the parsed value.
+/// issue at the root, refuses a declared field sent twice only where serde refuses the text
+/// too, and otherwise gives exactly what `from_value` gives for the parsed value.
 pub fn check_from_json<T: ToolArgs + Debug>(text: &str) -> Outcome {
     let name = std::any::type_name::<T>();
     let got = T::from_json(text);
@@ -740,6 +743,23 @@ pub fn check_from_json<T: ToolArgs + Debug>(text: &str) -> Outcome {
             };
         }
     };
+    // JSON text: the same call laid out otherwise gets the same answer, to the issue.
+    same_across_layouts(text, &got).map_err(|e| format!("{name}: {e}"))?;
+    // A declared field the text sends twice is refused, as serde refuses it; a `Value` keeps
+    // only the last, so `from_value` cannot see it.
+    if let Err(err) = &got {
+        let duplicated = |issue: &stitch_runtime::Issue| {
+            issue.kind() == IssueKind::Invalid && issue.message().contains(": duplicate field `")
+        };
+        if err.issues().iter().any(duplicated) {
+            return match serde_json::from_str::<T>(text) {
+                Err(_) => check_error(err).map_err(|e| format!("{name}: {e}\n text {text:?}")),
+                Ok(read) => Err(format!(
+                    "{name}: from_json refused a duplicate serde accepts ({read:?}): {err:?}\n text {text:?}"
+                )),
+            };
+        }
+    }
     let mut coerced = parsed.clone();
     let staged = T::coerce_value(&mut coerced).map(|()| serde_json::from_value::<T>(coerced));
     let via_value = T::from_value(parsed);
@@ -765,6 +785,33 @@ pub fn check_from_json<T: ToolArgs + Debug>(text: &str) -> Outcome {
         )),
     }
     .map_err(|e| format!("{name}: {e}\n text {text:?}"))
+}
+
+/// `T::from_json` of `text` (JSON text, whose answer is `got`) compact, pretty-printed and
+/// with random whitespace between its tokens (seeded by the text) gives `got` again: the
+/// layout of a call never changes its answer (issue #11, item 1).
+pub fn same_across_layouts<T: ToolArgs + Debug>(text: &str, got: &Result<T, ArgsError>) -> Outcome {
+    use std::hash::{Hash, Hasher};
+
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    let compact = reformat::compact(text);
+    let pretty = reformat::pretty(&compact);
+    let spaced = reformat::spaced(&compact, hasher.finish());
+    for (layout, other) in [("compact", compact), ("pretty", pretty), ("spaced", spaced)] {
+        let again = T::from_json(&other);
+        let same = match (got, &again) {
+            (Ok(a), Ok(b)) => format!("{a:?}") == format!("{b:?}"),
+            (Err(a), Err(b)) => a == b,
+            _ => false,
+        };
+        if !same {
+            return Err(format!(
+                "from_json gave {got:?} but {again:?} for the text laid out {layout}\n text {text:?}\n {layout} {other:?}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Property 1 for every tool type of this module.

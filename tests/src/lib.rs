@@ -5,6 +5,7 @@
 
 pub mod alloc;
 pub mod checks;
+pub mod reformat;
 pub mod text_edit;
 pub mod tools;
 
@@ -44,12 +45,12 @@ pub fn issues(err: &ArgsError) -> Vec<(String, IssueKind)> {
 /// The refusal message R3 prescribes for `path` (the root's is "the arguments ...").
 pub fn text_list_message(path: &str) -> String {
     let shown = if path.is_empty() {
-        "the arguments"
+        "the arguments are"
     } else {
-        path
+        &format!("{path} is")
     };
     format!(
-        "{shown} is a list written as text \u{2014} pass the array itself, not JSON written as text"
+        "{shown} a list written as text \u{2014} pass the array itself, not JSON written as text"
     )
 }
 

@@ -144,6 +144,10 @@ fn a_refusal_allocates_only_for_its_issue() {
     let (result, n) = allocations(|| LineEdit::coerce_value(&mut args));
     let err = result.unwrap_err();
     assert_eq!(err.issues()[0].path(), "rows.0.names");
-    // The issue list, the rendered path and the message: one allocation each.
-    assert!(n <= 3, "{n} allocations for one refusal");
+    // The rendered path and the message, the check pass's list of kept issues, and the
+    // error's list: one allocation each. The check pass keeps each issue beside its sort key
+    // (the path's order, 64 bytes inline), so the sorted issues cannot become the error's
+    // list in the same buffer without a reallocation (the element sizes do not divide);
+    // the fourth allocation is made only on a refusal.
+    assert!(n <= 4, "{n} allocations for one refusal");
 }

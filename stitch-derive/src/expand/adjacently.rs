@@ -34,7 +34,7 @@ use crate::ast::Variant;
 pub(super) fn walk(variants: &[&Variant], tag: &str, content: &str) -> TokenStream {
     let which = which_variant(variants, tag);
     let arms = variants.iter().enumerate().map(|(i, v)| {
-        let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#content)));
+        let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#content, 1)));
         quote!(#i => #walk,)
     });
     let walk = walk_fn(quote! {
@@ -46,17 +46,21 @@ pub(super) fn walk(variants: &[&Variant], tag: &str, content: &str) -> TokenStre
                         if __key.as_str() == #content {
                             match __which {
                                 #(#arms)*
-                                _ => __cx.untyped(__item, &__at.field(#content)),
+                                _ => __cx.untyped(__item, &__at.field(#content, 1)),
                             }
                         } else {
                             __cx.untyped(__item, &__at.key(__key));
                         }
                     }
                     __cx.leave();
+                    if __which == !0 {
+                        // No variant named: serde says why (a missing or unknown tag).
+                        __cx.check::<Self>(__value, __at);
+                    }
                 }
             }
             _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            __other => _stitch::walk_leaf(__other, __cx, __at),
+            __other => __cx.check::<Self>(__other, __at),
         }
     });
     quote! {

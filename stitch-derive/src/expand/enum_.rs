@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::fields::{bounds_checks, field_walk, fields_walk};
+use super::fields::{bounds_checks, coerce_of, field_walk, fields_walk};
 use crate::ast::{Container, Field, Style, Tagging, Variant};
 
 /// The `Coerce` items of an enum. Skipped variants (`#[serde(skip)]`) are not read by serde,
@@ -16,7 +16,7 @@ pub(super) fn expand(
     helpers: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let walk = walk(cont, variants, helpers);
-    let bounds_hold = bounds_hold(variants);
+    let bounds_hold = bounds_hold(variants, cont.tagging() == Tagging::Untagged);
     // Only an untagged enum can be an array member (its `accepts_text_list` is its own).
     let text_list = if cont.tagging() == Tagging::Untagged {
         quote!()
@@ -30,13 +30,17 @@ pub(super) fn expand(
 /// walker (`__stitch_content_i`, see [`content_walker`]), and for a struct variant the walk
 /// of its fields over a map (`__stitch_fields_i`, shared with the internally tagged form,
 /// whose fields sit beside the tag).
-fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) -> TokenStream {
+fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> TokenStream {
     // The indices `i` below count the variants serde reads, skipped ones left out.
-    let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
+    let variants: Vec<&Variant> = all.iter().filter(|v| !v.skip).collect();
     let tagging = cont.tagging();
     if tagging == Tagging::External && variants.iter().all(|v| v.style == Style::Unit) {
-        // A unit-variant enum is read from a string:
-        // nothing to repair, depth to check if a container came instead.
+        // A unit-variant enum is read from a string: nothing to repair; the quick test is a
+        // string naming a variant, serde judges anything else.
+        let names = variants
+            .iter()
+            .flat_map(|v| v.names.all())
+            .collect::<Vec<_>>();
         return quote! {
             const SHAPE: _stitch::Shape = _stitch::Shape::STRING_LIKE;
             #[inline]
@@ -46,7 +50,11 @@ fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) 
                 __at: &_stitch::Path<'_>,
                 _: _stitch::Bounds,
             ) {
-                _stitch::walk_leaf(__value, __cx, __at)
+                let __admits = _stitch::core::matches!(
+                    __value,
+                    _stitch::Value::String(__s) if _stitch::core::matches!(__s.as_str(), #(#names)|*)
+                );
+                _stitch::walk_leaf::<Self>(__value, __cx, __at, __admits)
             }
         };
     }
@@ -58,7 +66,8 @@ fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) 
     let mut extra = Vec::new();
     for (i, variant) in variants.iter().enumerate() {
         if variant.style == Style::Struct {
-            let (walk, _) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra);
+            let rules = super::fields::FieldRules::default();
+            let (walk, _) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra, rules);
             let fields_fn = fields_fn(i);
             extra.push(quote! {
                 #[doc(hidden)]
@@ -78,7 +87,7 @@ fn walk(cont: &Container, variants: &[Variant], helpers: &mut Vec<TokenStream>) 
         Tagging::External => super::externally::walk(&variants),
         Tagging::Internal { tag } => super::internally::walk(&variants, &tag),
         Tagging::Adjacent { tag, content } => super::adjacently::walk(&variants, &tag, &content),
-        Tagging::Untagged => super::untagged::walk(&variants),
+        Tagging::Untagged => super::untagged::walk(&variants, all, helpers),
     }
 }
 
@@ -118,6 +127,10 @@ pub(super) fn fields_fn(i: usize) -> syn::Ident {
 /// ```
 fn content_walker(i: usize, variant: &Variant) -> TokenStream {
     let name = content_fn(i);
+    let shape = match variant.style {
+        Style::Struct => quote!(_stitch::Shape::OBJECT),
+        _ => quote!(_stitch::Shape::TUPLE),
+    };
     let body = match variant.style {
         Style::Struct => {
             let fields_fn = fields_fn(i);
@@ -161,8 +174,11 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
         ) {
             match __value {
                 #body
-                _stitch::Value::String(_) => __cx.repair_with(__value, __at, Self::#name),
-                __other => _stitch::walk_leaf(__other, __cx, __at),
+                _stitch::Value::String(_) => {
+                    // What is not repaired is serde's to judge, with the whole enum.
+                    let _ = __cx.repair_with(__value, __at, #shape, Self::#name);
+                }
+                __other => __cx.untyped(__other, __at),
             }
         }
     }
@@ -183,7 +199,7 @@ pub(super) fn content_walk(
     at: TokenStream,
 ) -> TokenStream {
     match variant.style {
-        Style::Unit => quote!(_stitch::walk_leaf(#item, __cx, #at)),
+        Style::Unit => quote!(__cx.untyped(#item, #at)),
         Style::Newtype => field_walk(&variant.fields[0], item, at),
         Style::Tuple | Style::Struct => {
             let name = content_fn(i);
@@ -236,8 +252,10 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
 /// }
 /// ```
 ///
-/// `true` outright when no variant has fields.
-fn bounds_hold(variants: &[Variant]) -> TokenStream {
+/// `true` outright when no variant has fields. A walked newtype member of an untagged enum
+/// without bounds of its own takes the incoming ones, as its walk does (item bounds count the
+/// array as sent, whichever member reads it).
+fn bounds_hold(variants: &[Variant], untagged: bool) -> TokenStream {
     if variants.iter().all(|v| v.fields.is_empty()) {
         return super::no_bounds();
     }
@@ -259,7 +277,17 @@ fn bounds_hold(variants: &[Variant]) -> TokenStream {
             .zip(&bindings)
             .map(|(f, b)| (f, quote!(#b)))
             .collect();
-        let checks = bounds_checks(&accessed);
+        let inherits = untagged
+            && v.style == Style::Newtype
+            && v.fields[0].walked()
+            && v.fields[0].attrs.max_items.is_none()
+            && v.fields[0].attrs.min_items.is_none();
+        let checks = if inherits {
+            let coerce = coerce_of(&v.fields[0]);
+            quote!(#coerce::bounds_hold(__f0, __bounds))
+        } else {
+            bounds_checks(&accessed)
+        };
         let pattern = match v.style {
             Style::Struct => {
                 let members = v.fields.iter().map(|f| &f.member);
@@ -273,7 +301,8 @@ fn bounds_hold(variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #[inline]
-        fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
+        fn bounds_hold(&self, __bounds: _stitch::Bounds) -> bool {
+            let _ = __bounds;
             match self {
                 #(#arms)*
             }

@@ -37,7 +37,7 @@ pub(super) fn walk(variants: &[&Variant]) -> TokenStream {
         v.names
             .all()
             .map(move |name| {
-                let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#name)));
+                let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#name, 0)));
                 quote!(#name => #walk,)
             })
             .collect::<Vec<_>>()
@@ -62,7 +62,7 @@ pub(super) fn walk(variants: &[&Variant]) -> TokenStream {
                 }
             }
             #string_arm
-            __other => _stitch::walk_leaf(__other, __cx, __at),
+            __other => __cx.check::<Self>(__other, __at),
         }
     });
     quote! {

@@ -113,23 +113,92 @@ pub(super) fn fields_walk(
     fields: &[Field],
     suffix: &str,
     helpers: &mut Vec<TokenStream>,
+    rules: FieldRules,
 ) -> (TokenStream, TokenStream) {
     let mut arms = Vec::new();
     let mut own_names = Vec::new();
     let mut flattened = Vec::new();
-    for field in fields.iter().filter(|f| !f.skip) {
+    // Required fields: a bit each in `__seen`, set by the field's arm (more than 128 declared
+    // fields: serde alone finds a missing one).
+    let track = fields.len() <= 128;
+    let mut required = Vec::new();
+    let mut expected = Vec::new();
+    for (ordinal, field) in fields.iter().enumerate().filter(|(_, f)| !f.skip) {
         if field.flatten {
             flattened.push(field);
             continue;
         }
+        let ordinal = ordinal as u32;
+        let wire = field.names.wire.as_str();
+        expected.push(wire.to_owned());
+        // Required as the schema says: no serde default, not `Option` (an opaque field's
+        // type may not say: serde alone decides about it).
+        let tracked = track && !field.default && !rules.container_default && field.walked();
+        if tracked {
+            let ty = &field.ty;
+            required.push(quote! {
+                | (if <#ty as _stitch::Describe>::OPTIONAL { 0 } else { 1u128 << #ordinal })
+            });
+        }
+        let seen = if tracked {
+            quote!(__seen |= 1u128 << #ordinal;)
+        } else {
+            quote!()
+        };
         // serde reads a field under its wire name or any alias; each gets an arm that reports
         // the path under the name actually sent.
+        // A field sent twice in the text is refused by its wire name, as serde does, and its
+        // value is not walked (serde reads neither).
+        let wire = &field.names.wire;
         for name in field.names.all() {
             own_names.push(name.to_owned());
-            let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name)));
-            arms.push(quote!(#name => #walk,));
+            let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name, #ordinal)));
+            arms.push(quote!(#name => {
+                #seen
+                if __cx.sent_once(&__at.field(#name, #ordinal), #wire) {
+                    #walk;
+                }
+            }));
         }
     }
+    let required_names: Vec<TokenStream> = fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| {
+            !f.skip && !f.flatten && track && !f.default && !rules.container_default && f.walked()
+        })
+        .map(|(i, f)| {
+            let wire = f.names.wire.as_str();
+            let i = i as u32;
+            quote!((#wire, #i))
+        })
+        .collect();
+    // After the keys: each required field not seen is an issue where it would have been.
+    let missing = if required.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            let __required: u128 = 0 #(#required)*;
+            if __seen & __required != __required {
+                __cx.missing(__at, &[#(#required_names),*], __required & !__seen);
+            }
+        }
+    };
+    let seen_decl = if required.is_empty() {
+        quote!()
+    } else {
+        quote!(let mut __seen: u128 = 0;)
+    };
+    // `deny_unknown_fields`: a key nothing claims is an issue, in serde's words.
+    let unknown = if rules.deny_unknown && flattened.is_empty() {
+        quote! {
+            if !__owned(__key) {
+                __cx.unknown_field(__at, __key, &[#(#expected),*]);
+            }
+        }
+    } else {
+        quote!()
+    };
     let own = if own_names.is_empty() {
         quote!({
             let _ = __key;
@@ -142,6 +211,7 @@ pub(super) fn fields_walk(
         // No field to read (all skipped, or none): every key is unknown.
         let body = quote! {
             for (__key, __item) in __map.iter() {
+                #unknown
                 __cx.untyped(__item, &__at.key(__key));
             }
         };
@@ -149,12 +219,17 @@ pub(super) fn fields_walk(
     }
     if flattened.is_empty() {
         let body = quote! {
+            #seen_decl
             for (__key, __item) in __map.iter_mut() {
                 match __key.as_str() {
                     #(#arms)*
-                    _ => __cx.untyped(__item, &__at.key(__key)),
+                    _ => {
+                        #unknown
+                        __cx.untyped(__item, &__at.key(__key))
+                    }
                 }
             }
+            #missing
         };
         return (body, own);
     }
@@ -198,6 +273,7 @@ pub(super) fn fields_walk(
         quote!(#coerce::walk_flat(__map, __cx, __at, Self::#own_fn);)
     });
     let body = quote! {
+        #seen_decl
         for (__key, __item) in __map.iter_mut() {
             match __key.as_str() {
                 #(#arms)*
@@ -208,9 +284,20 @@ pub(super) fn fields_walk(
                 }
             }
         }
+        #missing
         #(#flat_walks)*
     };
     (body, quote!(Self::#owns_fn(__key)))
+}
+
+/// What a set of named fields checks beyond their values.
+#[derive(Clone, Copy, Default)]
+pub(super) struct FieldRules {
+    /// `#[serde(default)]` on the container: no field is required.
+    pub container_default: bool,
+    /// `#[serde(deny_unknown_fields)]`: a key no field claims (and the caller's `__owned`
+    /// does not either) is an issue.
+    pub deny_unknown: bool,
 }
 
 /// `true && <A as Coerce>::bounds_hold(a, bounds) && …` for the walked fields, each read by

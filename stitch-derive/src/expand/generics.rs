@@ -17,17 +17,30 @@ use crate::ast::Container;
 ///     Args<T, U>: _stitch::DeserializeOwned,  // whenever there are type parameters
 /// ```
 ///
+/// A `#[serde(from = "Raw")]` container gets `for<'__stitch> Raw: _stitch::Coerce` instead of
+/// bounds from its fields.
+///
 /// A parameter named only by skipped or opaque fields, or only through `Self`, gets no
 /// `Coerce` bound: the walk never reaches a `T` there (and the impl being written is the one
 /// that covers `Self`).
 pub(super) fn bounded(cont: &Container) -> syn::Generics {
     let mut generics = cont.generics.clone();
+    if let Some(raw) = cont.serde.from.as_ref().and_then(|f| f.ty.as_ref()) {
+        // A `from` type's impls delegate to `Raw`: they hold where `Raw` has a walk. The bound
+        // is higher-ranked so that, with no type parameter in it, it is not a trivially false
+        // bound when `Raw` has none (see `delegate`): the impls then just do not apply.
+        generics
+            .make_where_clause()
+            .predicates
+            .push(syn::parse_quote!(for<'__stitch> #raw: _stitch::Coerce));
+    }
     if generics.type_params().next().is_none() {
         return generics;
     }
     let used: Vec<&syn::Ident> = cont
         .all_fields()
-        .filter(|f| f.walked())
+        // A `from` type's fields are not walked: `Raw` is.
+        .filter(|f| f.walked() && cont.serde.from.is_none())
         .flat_map(|f| &f.type_params)
         .collect();
     // In the order the parameters are declared, whatever order the fields name them in.

@@ -42,7 +42,8 @@ pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
             // The newtype's type (a struct, a map) reads its keys from the shared object.
             Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
                 let coerce = coerce_of(&v.fields[0]);
-                quote!(#coerce::walk_flat(__map, __cx, __at, _stitch::owns_nothing))
+                // The tag is the enum's key, not an unknown one of the content.
+                quote!(#coerce::walk_flat(__map, __cx, __at, |__key: &str| __key == #tag))
             }
             _ => quote!(_stitch::untyped_entries(__map, __cx, __at)),
         };
@@ -58,10 +59,14 @@ pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
                         _ => _stitch::untyped_entries(__map, __cx, __at),
                     }
                     __cx.leave();
+                    if __which == !0 {
+                        // No variant named: serde says why (a missing or unknown tag).
+                        __cx.check::<Self>(__value, __at);
+                    }
                 }
             }
             _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            __other => _stitch::walk_leaf(__other, __cx, __at),
+            __other => __cx.check::<Self>(__other, __at),
         }
     });
     quote! {

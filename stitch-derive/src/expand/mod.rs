@@ -11,9 +11,11 @@
 //!
 //! The stages: [`generics`] bounds the impls, [`struct_`] and [`enum_`] write the walk
 //! (`enum_` hands each tagging to its own file), [`schema`] the `Describe` impl, and
-//! [`fallback()`] the stub emitted beside errors.
+//! [`fallback()`] the stub emitted beside errors; [`delegate`] writes all of it for a
+//! `#[serde(from)]` / `try_from` container, from its source type.
 
 mod adjacently;
+mod delegate;
 mod enum_;
 mod externally;
 mod fallback;
@@ -33,6 +35,10 @@ pub use self::fallback::fallback;
 
 /// The whole output for a model without errors.
 pub fn expand(cont: &Container) -> TokenStream {
+    if let Some(from) = &cont.serde.from {
+        // `#[serde(from)]` / `try_from`: everything is the source type's.
+        return delegate::expand(cont, from);
+    }
     // Associated functions the walk calls by name (`Self::__stitch_content_0`); they go in an
     // inherent impl beside the trait impls.
     let mut helpers = Vec::new();
@@ -44,7 +50,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                 None => quote!(),
             }
         }
-        Data::Struct(fields) => struct_::named(fields, &mut helpers),
+        Data::Struct(fields) => struct_::named(cont, fields, &mut helpers),
         Data::Newtype(field) => struct_::transparent(field),
         Data::Enum(variants) => enum_::expand(cont, variants, &mut helpers),
         Data::Unsupported => quote!(),

@@ -4,9 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds};
+use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds, FieldRules};
 use super::{no_bounds, no_text_list};
-use crate::ast::Field;
+use crate::ast::{Container, Field};
 
 /// The `Coerce` items of a struct with named fields:
 ///
@@ -25,8 +25,16 @@ use crate::ast::Field;
 ///
 /// The fields are walked in `walk_flat` so that the same code serves the struct flattened
 /// into another (`#[serde(flatten)]`) or as an internally tagged variant's content.
-pub(super) fn named(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenStream {
-    let (walk, owns) = fields_walk(fields, "", helpers);
+pub(super) fn named(
+    cont: &Container,
+    fields: &[Field],
+    helpers: &mut Vec<TokenStream>,
+) -> TokenStream {
+    let rules = FieldRules {
+        container_default: cont.serde.default,
+        deny_unknown: cont.serde.deny_unknown_fields,
+    };
+    let (walk, owns) = fields_walk(fields, "", helpers, rules);
     let bounds_hold = bounds_hold(fields);
     // A struct is no array member: R3 never refuses at it (its fields decide for themselves).
     let text_list = no_text_list();
@@ -48,8 +56,9 @@ pub(super) fn named(fields: &[Field], helpers: &mut Vec<TokenStream>) -> TokenSt
             __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
             __cx: &mut _stitch::Cx,
             __at: &_stitch::Path<'_>,
-            _: fn(&str) -> bool,
+            __owned: fn(&str) -> bool,
         ) {
+            let _ = __owned;
             #walk
         }
         #[inline]

@@ -1,6 +1,8 @@
 //! The walk of an untagged enum (`#[serde(untagged)]`): serde tries the variants in order and
-//! keeps the first that deserializes. The walk cannot try (it must not change what serde
-//! would pick), so it follows the first variant that can take the value's JSON kind.
+//! keeps the first that deserializes, and a repair must never change that pick
+//! (`docs/rules.md#untagged`). The quick test walks the first variant that can take the
+//! value's JSON kind in a probe; when it finds nothing to refuse or repair, the value is
+//! accepted as sent. Otherwise the runtime's `untagged` decides with serde's own pick.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -20,16 +22,32 @@ use crate::ast::{Style, Variant};
 ///         // (`accepts_text_list` below); another string stays when a variant takes strings
 ///         // (R2), and is JSON text to repair otherwise (R1).
 ///         _stitch::Value::String(_) => _stitch::union_string::<Self>(__value, __cx, __at, __bounds, |_, _| {}),
-///         // The first variant whose shape takes arrays (objects), as serde would try it.
-///         _stitch::Value::Array(_) => {
-///             if <Vec<String> as _stitch::Coerce>::SHAPE.arrays {
-///                 <Vec<String> as _stitch::Coerce>::walk(__value, __cx, __at, __bounds)
-///             } else { /* the next variant … */ _stitch::walk_leaf(__value, __cx, __at) }
+///         _stitch::Value::Array(_) | _stitch::Value::Object(_) => {
+///             // The quick test: the first variant that takes the kind, walked in a probe.
+///             let mut __probe = __cx.probe();
+///             let __taken = {
+///                 let __cx = &mut __probe;
+///                 match __value {
+///                     _stitch::Value::Array(_) => if <Vec<String> as _stitch::Coerce>::SHAPE.arrays {
+///                         <Vec<String> as _stitch::Coerce>::walk(__value, __cx, __at, __bounds);
+///                         true
+///                     } else { /* the next variant … */ false },
+///                     _ => { /* the same for objects; a struct variant: */
+///                         Self::__stitch_content_1(__value, __cx, __at);
+///                         true
+///                     }
+///                 }
+///             };
+///             if !__taken {
+///                 // No variant takes the kind: serde's message for it.
+///                 __cx.end_probe(__probe);
+///                 __cx.check::<Self>(__value, __at)
+///             } else if !__cx.end_probe(__probe) {
+///                 // Something to refuse or repair: serde's pick decides (out of line).
+///                 Self::__stitch_untagged(__value, __cx, __at, __bounds)
+///             }
 ///         }
-///         _stitch::Value::Object(_) => { /* the same for objects; a struct variant: */
-///             Self::__stitch_content_1(__value, __cx, __at)
-///         }
-///         __other => _stitch::walk_leaf(__other, __cx, __at),
+///         __other => __cx.check::<Self>(__other, __at),
 ///     }
 /// }
 /// // R3 for the enum and its parents: does an array member take this list written as text?
@@ -37,7 +55,14 @@ use crate::ast::{Style, Variant};
 ///     <Vec<String> as _stitch::Coerce>::accepts_text_list(__text, __bounds) || …   // or `false`
 /// }
 /// ```
-pub(super) fn walk(variants: &[&Variant]) -> TokenStream {
+///
+/// and the helpers `__stitch_untagged` and `__stitch_pick` ([`decide`]). `variants` are the
+/// variants serde reads, `all` every variant (for an exhaustive `match`).
+pub(super) fn walk(
+    variants: &[&Variant],
+    all: &[Variant],
+    helpers: &mut Vec<TokenStream>,
+) -> TokenStream {
     let shapes = variants.iter().map(|v| variant_shape(v));
     let shape = quote!(_stitch::Shape::new(_stitch::Kind::Union, false, false, false)
         #(.union(#shapes))*);
@@ -71,15 +96,137 @@ pub(super) fn walk(variants: &[&Variant]) -> TokenStream {
             _stitch::Value::String(_) => _stitch::union_string::<Self>(
                 __value, __cx, __at, __bounds, |_, _| {},
             ),
-            _stitch::Value::Array(_) => { #arrays }
-            _stitch::Value::Object(_) => { #objects }
-            __other => _stitch::walk_leaf(__other, __cx, __at),
+            _stitch::Value::Array(_) | _stitch::Value::Object(_) => {
+                let mut __probe = __cx.probe();
+                let __taken = {
+                    let __cx = &mut __probe;
+                    match __value {
+                        _stitch::Value::Array(_) => { #arrays }
+                        _ => { #objects }
+                    }
+                };
+                if !__taken {
+                    __cx.end_probe(__probe);
+                    __cx.check::<Self>(__value, __at)
+                } else if !__cx.end_probe(__probe) {
+                    Self::__stitch_untagged(__value, __cx, __at, __bounds)
+                }
+            }
+            __other => __cx.check::<Self>(__other, __at),
         }
     });
+    helpers.push(decide(variants, all));
     quote! {
         const SHAPE: _stitch::Shape = #shape;
         #walk
         #accepts
+    }
+}
+
+/// The cold part of the walk and serde's pick:
+///
+/// ```text
+/// #[cold]
+/// #[inline(never)]
+/// fn __stitch_untagged(__value, __cx, __at, __bounds) {
+///     let __members = [
+///         // a walked newtype variant: its type's shape and walk, with the bounds it inherits
+///         _stitch::Member {
+///             arrays: <Vec<String> as _stitch::Coerce>::SHAPE.arrays,
+///             objects: <Vec<String> as _stitch::Coerce>::SHAPE.objects,
+///             walk: |__value, __cx, __at, __bounds| <Vec<String> as _stitch::Coerce>::walk(__value, __cx, __at, __bounds),
+///         },
+///         // a struct variant (a tuple variant takes arrays instead)
+///         _stitch::Member { arrays: false, objects: true, walk: |__value, __cx, __at, _| Self::__stitch_content_1(__value, __cx, __at) },
+///         // a unit or opaque variant: nothing to repair, only its depth to check
+///         _stitch::Member { arrays: false, objects: false, walk: |__value, __cx, __at, _| __cx.untyped(__value, __at) },
+///     ];
+///     if !_stitch::untagged(__value, __cx, __at, __bounds, &__members, Self::__stitch_pick) {
+///         __cx.check::<Self>(__value, __at)
+///     }
+/// }
+/// // The index (among the variants serde reads) of the variant serde reads from a value.
+/// fn __stitch_pick(__value: &_stitch::Value) -> Option<usize> {
+///     match _stitch::deserialized::<Self>(__value) {
+///         Some(Self::Names(..)) => Some(0),
+///         Some(Self::Row { .. }) => Some(1),
+///         Some(Self::Skipped(..)) | None => None,
+///     }
+/// }
+/// ```
+fn decide(variants: &[&Variant], all: &[Variant]) -> TokenStream {
+    let members = variants.iter().enumerate().map(|(i, v)| {
+        let (arrays, objects, walk) = match v.style {
+            Style::Newtype if v.fields[0].walked() => {
+                let coerce = coerce_of(&v.fields[0]);
+                let bounds = inherited_bounds(&v.fields[0]);
+                (
+                    quote!(#coerce::SHAPE.arrays),
+                    quote!(#coerce::SHAPE.objects),
+                    quote!(|__value, __cx, __at, __bounds| {
+                        let _ = __bounds;
+                        #coerce::walk(__value, __cx, __at, #bounds)
+                    }),
+                )
+            }
+            Style::Tuple | Style::Struct => {
+                let name = content_fn(i);
+                let tuple = v.style == Style::Tuple;
+                (
+                    quote!(#tuple),
+                    quote!(!#tuple),
+                    quote!(|__value, __cx, __at, _| Self::#name(__value, __cx, __at)),
+                )
+            }
+            _ => (
+                quote!(false),
+                quote!(false),
+                quote!(|__value, __cx, __at, _| __cx.untyped(__value, __at)),
+            ),
+        };
+        quote!(_stitch::Member { arrays: #arrays, objects: #objects, walk: #walk })
+    });
+    let count = variants.len();
+    let mut read = 0usize;
+    let arms = all.iter().map(|v| {
+        let ident = v.ident;
+        let pattern = match v.style {
+            Style::Unit => quote!(Self::#ident),
+            Style::Struct => quote!(Self::#ident { .. }),
+            _ => quote!(Self::#ident(..)),
+        };
+        let index = if v.skip {
+            quote!(_stitch::core::option::Option::None)
+        } else {
+            read += 1;
+            let i = read - 1;
+            quote!(_stitch::core::option::Option::Some(#i))
+        };
+        quote!(_stitch::core::option::Option::Some(#pattern) => #index,)
+    });
+    quote! {
+        #[doc(hidden)]
+        #[cold]
+        #[inline(never)]
+        fn __stitch_untagged(
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __bounds: _stitch::Bounds,
+        ) {
+            let __members: [_stitch::Member; #count] = [#(#members),*];
+            if !_stitch::untagged(__value, __cx, __at, __bounds, &__members, Self::__stitch_pick) {
+                __cx.check::<Self>(__value, __at)
+            }
+        }
+
+        #[doc(hidden)]
+        fn __stitch_pick(__value: &_stitch::Value) -> _stitch::core::option::Option<usize> {
+            match _stitch::deserialized::<Self>(__value) {
+                #(#arms)*
+                _stitch::core::option::Option::None => _stitch::core::option::Option::None,
+            }
+        }
     }
 }
 
@@ -100,12 +247,12 @@ fn variant_shape(variant: &Variant) -> TokenStream {
     }
 }
 
-/// The walk of an array (`arrays`) or an object: a chain of `if`s, in variant order, going to
-/// the first variant that takes it. A newtype variant asks its type's `SHAPE` (known only
-/// once the type is), a tuple variant takes arrays and a struct variant objects outright (the
-/// chain stops there), and when none does the value is walked for depth only.
+/// The quick test of an array (`arrays`) or an object: a chain of `if`s, in variant order,
+/// walking the first variant that takes it and giving `true`, or `false` when none does. A
+/// newtype variant asks its type's `SHAPE` (known only once the type is); a tuple variant
+/// takes arrays and a struct variant objects outright (the chain stops there).
 fn first_taker(variants: &[&Variant], arrays: bool) -> TokenStream {
-    let mut out = quote!(_stitch::walk_leaf(__value, __cx, __at));
+    let mut out = quote!(false);
     // Built from the last variant back, each wrapping the rest as its `else`.
     for (i, v) in variants.iter().enumerate().rev() {
         out = match v.style {
@@ -119,7 +266,8 @@ fn first_taker(variants: &[&Variant], arrays: bool) -> TokenStream {
                 let bounds = inherited_bounds(&v.fields[0]);
                 quote! {
                     if #coerce::SHAPE.#flag {
-                        #coerce::walk(__value, __cx, __at, #bounds)
+                        #coerce::walk(__value, __cx, __at, #bounds);
+                        true
                     } else {
                         #out
                     }
@@ -127,11 +275,17 @@ fn first_taker(variants: &[&Variant], arrays: bool) -> TokenStream {
             }
             Style::Tuple if arrays => {
                 let name = content_fn(i);
-                quote!(Self::#name(__value, __cx, __at))
+                quote!({
+                    Self::#name(__value, __cx, __at);
+                    true
+                })
             }
             Style::Struct if !arrays => {
                 let name = content_fn(i);
-                quote!(Self::#name(__value, __cx, __at))
+                quote!({
+                    Self::#name(__value, __cx, __at);
+                    true
+                })
             }
             _ => out,
         };

@@ -1,17 +1,21 @@
 //! serde_json's depth limit, defined once (rule R7), and how its refusal is recognised.
 //!
-//! The walk counts the levels it enters and stops at [`MAX_DEPTH`]. serde_json's parser keeps
-//! a budget of the same number, 128, takes one from it for each array or object it opens, and
-//! refuses the container that brings it to zero: so [`MAX_OPEN`] = `MAX_DEPTH - 1` containers
-//! may be open at once, the outermost included. Everything that must agree with serde_json's
-//! parser (the JSON-array check, the plain-text scan, the too-deep path below) counts opens
-//! against [`MAX_OPEN`]; the walk counts levels against [`MAX_DEPTH`].
+//! serde_json's parser keeps a budget of 128, takes one from it for each array or object it
+//! opens, and refuses the container that brings it to zero: so at most 127 arrays and objects
+//! may be open at once, the outermost (the arguments' own object) included. That is
+//! [`MAX_DEPTH`], and every surface counts against it the same way: the walk counts the
+//! containers it enters (the arguments' object is the first), the JSON-array check and the
+//! plain-text scan count open brackets, and the too-deep path below names the container that
+//! goes one too far. A `Value` deeper than this cannot come from text, so `from_value` and
+//! `coerce_value` refuse exactly what `from_json` refuses, at the same path.
 
 use crate::path::{render_leaf_first, Segment};
 
-/// Nesting deeper than this many levels is refused (rule R7) with an
-/// [`IssueKind::TooDeep`](crate::IssueKind::TooDeep) issue, never a stack overflow.
-/// serde_json's own parser stops at the same depth.
+/// At most this many arrays and objects may be open at once, the arguments' own object
+/// included: the one more is refused (rule R7) with an
+/// [`IssueKind::TooDeep`](crate::IssueKind::TooDeep) issue at its path, never a stack
+/// overflow. serde_json's own parser stops at the same container, so every surface
+/// (`from_json`, `from_value`, `coerce_value`, `Args<T>`) gives the same answer.
 ///
 /// ```
 /// use stitch_runtime::{IssueKind, ToolArgs, MAX_DEPTH};
@@ -22,23 +26,27 @@ use crate::path::{render_leaf_first, Segment};
 ///     data: serde_json::Value,
 /// }
 ///
-/// let deep = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
-/// let err = Note::from_json(&format!(r#"{{"data": {deep}}}"#)).unwrap_err();
+/// // The arguments' object and `MAX_DEPTH - 1` arrays: accepted.
+/// let arrays = |n| format!(r#"{{"data": {}{}}}"#, "[".repeat(n), "]".repeat(n));
+/// assert!(Note::from_json(&arrays(MAX_DEPTH - 1)).is_ok());
+/// // One more array: refused, on the text and on the value alike.
+/// let err = Note::from_json(&arrays(MAX_DEPTH)).unwrap_err();
 /// assert_eq!(err.issues()[0].kind(), IssueKind::TooDeep);
+/// let value: serde_json::Value = serde_json::from_str(&arrays(MAX_DEPTH - 1)).unwrap();
+/// let mut deeper = value.clone();
+/// deeper["data"] = serde_json::json!([value["data"].clone()]);
+/// assert_eq!(Note::from_value(deeper).unwrap_err(), err);
 /// ```
-pub const MAX_DEPTH: usize = 128;
+pub const MAX_DEPTH: usize = 127;
 
-/// How many arrays or objects serde_json's parser lets be open at once (see the module docs).
-pub(crate) const MAX_OPEN: usize = MAX_DEPTH - 1;
-
-/// Whether `e` is serde_json's refusal of text nesting past [`MAX_OPEN`]. serde_json gives
+/// Whether `e` is serde_json's refusal of text nesting past [`MAX_DEPTH`]. serde_json gives
 /// that error no code of its own to ask for, so it is recognised here, once, by its text.
 #[cold]
 pub(crate) fn is_recursion_limit(e: &serde_json::Error) -> bool {
     e.is_syntax() && e.to_string().starts_with("recursion limit exceeded")
 }
 
-/// Where text that nests past [`MAX_OPEN`] stops: the dotted path of the container that goes
+/// Where text that nests past [`MAX_DEPTH`] stops: the dotted path of the container that goes
 /// one level too far, found by a scan that keeps only the current path (bounded by the limit)
 /// and decodes only the keys on it.
 #[cold]
@@ -70,7 +78,7 @@ pub(crate) fn deep_path(text: &str) -> String {
                 }
             }
             b'[' | b'{' => {
-                if stack.len() >= MAX_OPEN {
+                if stack.len() >= MAX_DEPTH {
                     break;
                 }
                 stack.push(if b[i] == b'[' {

@@ -12,7 +12,7 @@
 //! anything else takes the full path.
 
 use crate::bounds::Bounds;
-use crate::json::depth::MAX_OPEN;
+use crate::json::depth::MAX_DEPTH;
 use crate::json::text_list::is_text_list;
 
 /// `true` when no string in `text` could be read by a rule (see the module docs). A `false`
@@ -26,20 +26,22 @@ pub(crate) fn plain(text: &str) -> bool {
     // as text need no look: every rule that reads them acts where serde refuses a string, so
     // the direct deserialization fails and the full path runs.
     //
-    // A direct deserialization also skips the values of unknown keys without reading them as
-    // `from_value` does (serde_json checks neither surrogate pairs, nor the range of a
-    // number, nor the depth there). So a text with a `\u` escape, a number with an exponent or
-    // a long run of digits, or more than `MAX_OPEN` brackets in all takes the full path too.
-    let mut opens = 0usize;
+    // A direct deserialization also reads what a `Value` cannot hold, and skips the values of
+    // unknown keys without reading them as `from_value` does (serde_json checks neither
+    // surrogate pairs, nor the range of a number, nor the depth there). So a text with a `\u`
+    // escape, a number with an exponent, a run of `LONG_DIGITS` digits anywhere (an integer
+    // past 64 bits reads into a `u128` from text, but a `Value` holds it as a float), or more
+    // than `MAX_DEPTH` brackets in all takes the full path too.
+    let mut scan = Scan::default();
     if b.len() < 17 {
         // A short text is scanned in a copy padded with zeros (none of the bytes looked for).
         let mut padded = [0u8; 17];
         padded[..b.len()].copy_from_slice(b);
-        return window_is_plain(text, &padded, 0, 0, &mut opens);
+        return window_is_plain(text, &padded, 0, 0, &mut scan);
     }
     let mut i = 0;
     while i + 17 <= b.len() {
-        if !window_is_plain(text, &b[i..i + 17], i, 0, &mut opens) {
+        if !window_is_plain(text, &b[i..i + 17], i, 0, &mut scan) {
             return false;
         }
         i += 16;
@@ -48,29 +50,58 @@ pub(crate) fn plain(text: &str) -> bool {
     // its positions before `i` masked off (scanned already). The last byte is looked at only
     // as the successor of the one before it: each thing looked for is a byte and the next
     // one, and an opening bracket as the last byte leaves the text malformed, for serde_json
-    // to refuse.
+    // to refuse. A digit there may still end a long run, so it is counted on its own.
     if i + 1 < b.len() {
         let start = b.len() - 17;
-        return window_is_plain(text, &b[start..], start, i - start, &mut opens);
+        if !window_is_plain(text, &b[start..], start, i - start, &mut scan) {
+            return false;
+        }
     }
-    true
+    !(i < b.len() && b[b.len() - 1].is_ascii_digit() && scan.digits + 1 >= LONG_DIGITS)
+}
+
+/// A run of this many digits (in a number, a string, anywhere) sends the text down the full
+/// path: every integer that does not fit 64 bits has at least 20.
+const LONG_DIGITS: usize = 16;
+
+/// What the scan carries from one window to the next.
+#[derive(Default)]
+struct Scan {
+    /// Opening brackets seen so far.
+    opens: usize,
+    /// Length of the run of digits that ends the bytes scanned so far.
+    digits: usize,
 }
 
 /// Scans the sixteen bytes of `w` (which holds one more, their successor) found at `base` in
-/// `text`, from its `skip`th on: `false` when the text is not plain. Counts brackets in `opens`.
+/// `text`, from its `skip`th on: `false` when the text is not plain. Counts brackets and
+/// carries the run of digits in `scan`.
 #[inline]
-fn window_is_plain(text: &str, w: &[u8], base: usize, skip: usize, opens: &mut usize) -> bool {
+fn window_is_plain(text: &str, w: &[u8], base: usize, skip: usize, scan: &mut Scan) -> bool {
     let chunk = scan16(w);
     // A `careful` find before `skip` would have ended the scan already.
     if chunk.careful {
         return false;
     }
+    // The run of digits: the one carried in, continued by this window's leading digits, must
+    // stay short; then the run that ends this window is carried on. A window's bits above its
+    // sixteenth are clear, so `lead` stops there.
+    let digits = chunk.digits >> skip;
+    let lead = (!digits).trailing_zeros() as usize;
+    if scan.digits + lead >= LONG_DIGITS {
+        return false;
+    }
+    scan.digits = if lead == 16 - skip {
+        scan.digits + lead
+    } else {
+        (chunk.digits << 16).leading_ones() as usize
+    };
     let keep = u32::MAX << skip;
     // Most windows hold no bracket; the count (a software popcount on baseline x86_64) is
     // taken only for those that do.
     if chunk.opens & keep != 0 {
-        *opens += (chunk.opens & keep).count_ones() as usize;
-        if *opens > MAX_OPEN {
+        scan.opens += (chunk.opens & keep).count_ones() as usize;
+        if scan.opens > MAX_DEPTH {
             return false;
         }
     }
@@ -90,7 +121,9 @@ struct Chunk {
     pairs: u32,
     /// Bit `k`: byte `k` is `[` or `{`.
     opens: u32,
-    /// A `\u` escape, a digit followed by `e`/`E`, or sixteen digits in a row.
+    /// Bit `k`: byte `k` is an ASCII digit (bits 16 and up clear).
+    digits: u32,
+    /// A `\u` escape, or a digit followed by `e`/`E`.
     careful: bool,
 }
 
@@ -121,13 +154,11 @@ fn scan16(w: &[u8]) -> Chunk {
             let digit = _mm_cmpeq_epi8(_mm_min_epu8(offset, _mm_set1_epi8(9)), offset);
             let exponent = _mm_and_si128(digit, _mm_or_si128(eq(next, b'e'), eq(next, b'E')));
             let unicode = _mm_and_si128(eq(here, b'\\'), eq(next, b'u'));
-            let digits = _mm_movemask_epi8(digit) as u32;
-            let careful =
-                _mm_movemask_epi8(_mm_or_si128(exponent, unicode)) != 0 || digits == 0xFFFF;
             Chunk {
                 pairs,
                 opens: _mm_movemask_epi8(opens_here) as u32,
-                careful,
+                digits: _mm_movemask_epi8(digit) as u32,
+                careful: _mm_movemask_epi8(_mm_or_si128(exponent, unicode)) != 0,
             }
         }
     }
@@ -136,9 +167,9 @@ fn scan16(w: &[u8]) -> Chunk {
         let mut chunk = Chunk {
             pairs: 0,
             opens: 0,
+            digits: 0,
             careful: false,
         };
-        let mut digits = 0;
         for k in 0..16 {
             let (c, next) = (w[k], w[k + 1]);
             if c == b'"' && matches!(next, b'[' | b'{' | b'\\' | b' ') {
@@ -151,10 +182,9 @@ fn scan16(w: &[u8]) -> Chunk {
                 chunk.careful = true;
             }
             if c.is_ascii_digit() {
-                digits += 1;
+                chunk.digits |= 1 << k;
             }
         }
-        chunk.careful |= digits == 16;
         chunk
     }
 }
@@ -245,5 +275,28 @@ mod tests {
             "]".repeat(200)
         );
         assert!(!plain(&deep));
+    }
+
+    #[test]
+    fn a_long_run_of_digits_is_found_wherever_it_falls() {
+        // Every alignment of the run against the sixteen-byte windows, the tail window and the
+        // last byte: a run of sixteen digits or more is never plain, fifteen always is.
+        for pad in 0..=40 {
+            for run in [15, 16, 17, 20, 31, 32, 33, 40] {
+                let number = "1".repeat(run);
+                let spaces = " ".repeat(pad);
+                let xs = "x".repeat(pad);
+                for text in [
+                    format!(r#"{{"a":{spaces}{number}, "note": "hello world, some text"}}"#),
+                    format!(r#"{{"note": "{xs}", "a": {number}}}"#),
+                    format!("{{\n  \"a\":{spaces}{number}\n}}"),
+                    format!(r#"{{"a":{spaces}{number}}}"#),
+                    format!(r#"{{"a":-{number}.5,"b":"{xs}"}}"#),
+                    format!("{spaces}{number}"),
+                ] {
+                    assert_eq!(plain(&text), run < super::LONG_DIGITS, "{text:?}");
+                }
+            }
+        }
     }
 }

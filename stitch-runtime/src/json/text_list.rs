@@ -10,7 +10,7 @@
 //! ```
 //!
 //! when the caller's `accepts` closure agrees with `serde_json::from_str::<T>` on each
-//! element's text. That includes serde_json's recursion limit: at most `MAX_OPEN` (127) arrays
+//! element's text. That includes serde_json's recursion limit: at most `MAX_DEPTH` (127) arrays
 //! or objects may be open at once, the outer array included (see `json::depth`).
 //!
 //! [`is_json_string`], [`decode_json_string`] and [`is_json_char`] are fast `accepts`
@@ -22,10 +22,10 @@
 //! a fixed 128-bit stack, and runs of plain string bytes are skipped eight at a time.
 
 use crate::bounds::Bounds;
-use crate::json::depth::MAX_OPEN;
+use crate::json::depth::MAX_DEPTH;
 
 // The scanner's stack holds one bit per open container.
-const _: () = assert!(MAX_OPEN <= 128);
+const _: () = assert!(MAX_DEPTH <= 128);
 
 /// True when `text`, after leading JSON whitespace (space, tab, LF, CR only), starts with `[`,
 /// the whole text parses as one JSON array (surrounding JSON whitespace allowed, nothing else
@@ -36,7 +36,7 @@ const _: () = assert!(MAX_OPEN <= 128);
 /// `starts-with-'[' && serde_json::from_str::<Vec<T>>(text).is_ok_and(|v| bounds.contains(v.len()))`
 /// whenever `accepts(e) == serde_json::from_str::<T>(e).is_ok()` for each element text `e`.
 /// The structure is validated the way serde_json validates any value (full number, literal,
-/// escape and control-character rules, no trailing commas, nesting at most `MAX_OPEN`
+/// escape and control-character rules, no trailing commas, nesting at most `MAX_DEPTH`
 /// (127) open arrays/objects, the outer one included);
 /// checks that depend on `T`, such as pairing of `\u` surrogates, are left to `accepts`.
 ///
@@ -47,7 +47,7 @@ const _: () = assert!(MAX_OPEN <= 128);
 ///
 /// One known divergence: serde_json does not limit nesting inside values that `T` ignores
 /// (for example unknown fields of a struct), whereas this function always applies the limit
-/// of `MAX_OPEN` (127) open arrays/objects.
+/// of `MAX_DEPTH` (127) open arrays/objects.
 #[inline(always)]
 pub fn is_text_list(text: &str, accepts: impl FnMut(&str) -> bool, bounds: Bounds) -> bool {
     // The verdict on nearly every string that is not a list comes from its first one or two
@@ -179,7 +179,7 @@ fn scan_value(b: &[u8], mut i: usize) -> Option<usize> {
             b'n' => literal(b, i, b"null")?,
             b'[' | b'{' => {
                 depth += 1;
-                if depth + 1 > MAX_OPEN as u32 {
+                if depth + 1 > MAX_DEPTH as u32 {
                     return None;
                 }
                 let object = c == b'{';

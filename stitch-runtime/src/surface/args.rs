@@ -4,7 +4,6 @@ use core::ops::{Deref, DerefMut};
 
 use serde::de::{Deserialize, Deserializer, Error as _};
 use serde::ser::{Serialize, Serializer};
-use serde_json::Value;
 
 use crate::ToolArgs;
 
@@ -72,8 +71,11 @@ impl<T> DerefMut for Args<T> {
 
 impl<'de, T: ToolArgs> Deserialize<'de> for Args<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        T::from_value(value).map(Args).map_err(D::Error::custom)
+        // Read as `from_json` reads text: a declared field sent twice is refused, as serde does.
+        let (value, duplicates) = crate::json::parse::from_deserializer(deserializer)?;
+        crate::tool_args::read::<T>(value, duplicates)
+            .map(Args)
+            .map_err(D::Error::custom)
     }
 }
 

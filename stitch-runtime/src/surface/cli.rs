@@ -3,21 +3,30 @@
 //! A command line carries only text, so the field's type, as its schema tree describes it
 //! (`T::SCHEMA`, known during compilation), decides what each value becomes:
 //! - a string field takes the text; a number or boolean field parses it (a command line has
-//!   nothing else), and a boolean field is also a bare `--flag`;
+//!   nothing else); a boolean field is also a bare `--flag`, and takes a value only after `=`
+//!   (`--dry-run=false`: `--dry-run false` is refused with that hint);
 //! - a list field takes one item per occurrence of its flag (`--tag a --tag b`); given once
-//!   with a JSON array written as text, that text is the whole list (rule R1);
+//!   with text that is one JSON array (`--tag '["a", "b"]'`), that text is the whole list,
+//!   repaired by rule R1 as on MCP; any other text is one item, even when it starts with `[`
+//!   (`--tag "[preview].png"`);
 //! - a one-or-many field (`OneOrMany<T>`) given once is one value, and refuses a list written
 //!   as text (rule R3) exactly as on MCP; given several times, it is a list;
 //! - a structured field (a struct, a map, a tagged enum) takes JSON text, repaired by R1.
 //!
 //! The object built this way then goes through [`ToolArgs::from_value`]. Flags are the wire
-//! names (`--max_hits`, `--maxHits`) or their kebab-case form (`--max-hits`).
+//! names (`--max_hits`, `--maxHits`) or their kebab-case form (`--max-hits`). A bare `--`
+//! ends the flags; a tool takes no positional arguments, so any word after it is refused.
+//!
+//! A refused command line lists every issue at once: the mistakes in the flags (an unknown
+//! flag, a flag without its value, a single-value flag given twice, then each missing
+//! required flag by name, `missing required flag `--paths``, in the type's field order), then
+//! the issues `from_value` finds in the values that were given.
 
 use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use crate::error::{self, ArgsError, Issue, IssueKind};
+use crate::error::{self, ArgsError, Issue, IssueKind, MAX_ISSUES};
 use crate::schema::text::render;
 use crate::schema::write::write;
 use crate::schema::{as_object, Object, Schema, ONE_OR_MANY_NOTE};
@@ -212,12 +221,16 @@ struct Field {
     required: bool,
     /// The description the schema gives the property.
     description: Option<String>,
+    /// Its place in the type's field order (flattened fields where they are flattened), for
+    /// issues; the list of fields itself follows the schema's order.
+    order: usize,
 }
 
 /// The arguments object's description and properties, read from the tree as the input schema
 /// renders them: properties of flattened structs joined in, the last of two with one name
 /// kept, in the order of serde_json's `Map` (sorted, or as declared with its
 /// `preserve_order` feature), so the flags and the help read exactly as the schema does.
+/// Each keeps its place in the declared order (`order`) for the issues.
 fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
     let mut fields = Vec::new();
     let description = match Node::of(root) {
@@ -235,6 +248,7 @@ fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
                         form: form_of(&Node::Json(property.clone())),
                         required: required(wire),
                         description: text_of(property.get("description")),
+                        order: 0,
                     });
                 }
             }
@@ -253,8 +267,9 @@ fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
         .filter(|f| f.required)
         .map(|f| f.wire.clone())
         .collect();
-    for field in &mut fields {
+    for (n, field) in fields.iter_mut().enumerate() {
         field.required = required.contains(&field.wire);
+        field.order = n;
     }
     let mut order = Map::new();
     for (n, field) in fields.iter().enumerate() {
@@ -277,6 +292,7 @@ fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
             form: form_of(&Node::of(property.schema)),
             required: property.required && !optional,
             description: described(property.schema, property.description.map(unescape)),
+            order: 0,
         });
     }
     for flattened in object.flatten {
@@ -388,6 +404,14 @@ where
     while i < args.len() {
         let arg = &args[i];
         i += 1;
+        if arg == "--" {
+            // A bare `--` ends the flags: every word after it is positional, and a tool takes
+            // flags only.
+            for rest in &args[i..] {
+                issues.push(Issue::usage("", error::no_positionals(rest, name)));
+            }
+            break;
+        }
         if arg == "--help" || arg == "-h" {
             return Err(ArgsError::single(Issue::new(
                 IssueKind::Help,
@@ -420,7 +444,16 @@ where
         }
         let value = match (inline, flag.form) {
             (Some(value), _) => value,
-            (None, Form::Flag) => "true".to_owned(),
+            // `--dry-run false` would set the flag and leave `false` over: a boolean flag
+            // takes its value after `=` only, so say how to write it.
+            (None, Form::Flag) => match args.get(i).map(String::as_str) {
+                Some(word @ ("true" | "false")) => {
+                    i += 1;
+                    issues.push(Issue::usage(flag.wire, error::flag_value_apart(key, word)));
+                    continue;
+                }
+                _ => "true".to_owned(),
+            },
             (None, _) => match args.get(i) {
                 Some(next) if !next.starts_with("--") => {
                     i += 1;
@@ -435,19 +468,23 @@ where
         flag.values.push(value);
     }
     let mut object = Map::new();
-    for flag in &flags {
+    let mut missing = Vec::new();
+    for (flag, field) in flags.iter().zip(&fields) {
         let Some(first) = flag.values.first() else {
+            // A flag that was written but has no value is already an issue.
+            if field.required && flag.spelled.is_empty() {
+                missing.push((field.order, flag.wire));
+            }
             continue;
         };
         let repeated = flag.values.len() > 1;
         let value = match flag.form {
+            // Given once, only text that is a JSON array is the whole list, for rule R1 to
+            // repair (or R3 to refuse) as on MCP; any other text, `[preview].png` included,
+            // is one item.
+            Form::List(_) if !repeated && is_json_array(first) => Value::String(first.clone()),
             Form::List(item) => {
-                if !repeated && first.trim_start().starts_with('[') {
-                    // The whole list as JSON text: rule R1 repairs it.
-                    Value::String(first.clone())
-                } else {
-                    Value::Array(flag.values.iter().map(|v| item_value(v, item)).collect())
-                }
+                Value::Array(flag.values.iter().map(|v| item_value(v, item)).collect())
             }
             Form::OneOrMany(item) if repeated => {
                 Value::Array(flag.values.iter().map(|v| item_value(v, item)).collect())
@@ -468,10 +505,49 @@ where
         };
         object.insert(flag.wire.to_owned(), value);
     }
-    if !issues.is_empty() {
-        return Err(ArgsError::new(issues));
+    // Every missing required flag, in the type's field order.
+    missing.sort_by_key(|&(order, _)| order);
+    for (_, wire) in missing {
+        issues.push(Issue::usage(wire, error::missing_flag(&kebab(wire))));
     }
-    T::from_value(Value::Object(object))
+    if issues.is_empty() {
+        return T::from_value(Value::Object(object));
+    }
+    // The flags' mistakes come first; the values that were given are still checked, so one
+    // refusal lists every issue. What follows from a flag's mistake (its field missing, or an
+    // issue of the whole arguments) is left out: the flag's issue already says it.
+    let Err(found) = T::from_value(Value::Object(object)) else {
+        return Err(ArgsError::new(issues));
+    };
+    let named: Vec<String> = issues
+        .iter()
+        .map(|issue| issue.path().to_owned())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let follows = |path: &str| {
+        path.is_empty()
+            || named.iter().any(|n| {
+                path.strip_prefix(n.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            })
+    };
+    issues.extend(
+        found
+            .issues()
+            .iter()
+            .filter(|issue| !follows(issue.path()))
+            .cloned(),
+    );
+    let omitted = issues.len().saturating_sub(MAX_ISSUES) + found.omitted();
+    issues.truncate(MAX_ISSUES);
+    Err(ArgsError::with_omitted(issues, omitted))
+}
+
+/// Whether `text` is one JSON array (surrounding JSON whitespace allowed), as serde_json reads
+/// it: the whole list written as text, rather than one item that happens to start with `[`.
+fn is_json_array(text: &str) -> bool {
+    text.trim_start().starts_with('[')
+        && matches!(serde_json::from_str::<Value>(text), Ok(Value::Array(_)))
 }
 
 /// The `--help` text of a tool, from its schema: the type's doc comment, then one line per

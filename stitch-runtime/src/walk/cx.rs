@@ -1,13 +1,24 @@
 //! [`Cx`]: the state of one walk (mode, depth, issues) and the steps every position shares:
 //! report, replace, repair (R1), refuse (R3), check a length, go deeper (R7).
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
 use crate::json::depth::{is_recursion_limit, MAX_DEPTH};
-use crate::path::Path;
-use crate::walk::Coerce;
+use crate::json::parse::{duplicate_field, Duplicates};
+use crate::path::{Order, Path};
+use crate::schema::Schema;
+use crate::walk::{Coerce, Kind, Shape};
+
+/// An issue kept by the check pass, with where it sorts ([`Path::order`]) and when it came.
+#[derive(Debug)]
+struct Found {
+    order: Order,
+    seq: usize,
+    issue: Issue,
+}
 
 /// The state of one walk: the mode, the depth, and the issues found.
 #[derive(Debug)]
@@ -17,8 +28,14 @@ pub struct Cx {
     pending: bool,
     too_deep: bool,
     depth: usize,
-    issues: Vec<Issue>,
+    issues: Vec<Found>,
+    seen: usize,
     omitted: usize,
+    /// The keys the arguments' text sent twice (none for a `Value`).
+    duplicates: Duplicates,
+    // A `OneOrMany<T>` position whose one value is walked as a `T`: a type error found right
+    // there says what the union takes (its address and `T`'s schema).
+    one_or_many: Option<(usize, &'static Schema)>,
 }
 
 impl Cx {
@@ -30,8 +47,43 @@ impl Cx {
             too_deep: false,
             depth: 0,
             issues: Vec::new(),
+            seen: 0,
             omitted: 0,
+            duplicates: Duplicates::NONE,
+            one_or_many: None,
         }
+    }
+
+    /// A check pass over a value read from text that sent the keys `duplicates` twice.
+    pub(crate) fn with_duplicates(duplicates: Duplicates) -> Cx {
+        Cx {
+            duplicates,
+            ..Cx::new(false)
+        }
+    }
+
+    /// A declared field `name` found at `at`: `false` when the text sent its key twice in one
+    /// object, which is refused as serde refuses it (`duplicate field`); its value is then not
+    /// to be walked. One predictable branch when the text sent no key twice (always, for a
+    /// `Value`).
+    #[inline]
+    pub fn sent_once(&mut self, at: &Path<'_>, name: &'static str) -> bool {
+        self.duplicates.is_empty() || self.once(at, name)
+    }
+
+    #[cold]
+    fn once(&mut self, at: &Path<'_>, name: &'static str) -> bool {
+        if self.duplicates.contains(at) {
+            self.report(at, || Issue::invalid(at.render(), duplicate_field(name)));
+            return false;
+        }
+        true
+    }
+
+    /// Whether this is the apply pass (which reports nothing).
+    #[inline]
+    pub fn is_apply(&self) -> bool {
+        self.apply
     }
 
     /// Sets whether numbers and booleans written as text are read (`lenient_scalars`),
@@ -57,26 +109,120 @@ impl Cx {
         }
     }
 
-    /// Records an issue, built only if it will be kept.
+    /// Records an issue at `at`, built only if it will be kept: the first [`MAX_ISSUES`] in
+    /// the order of their paths (the type's field order, elements by index), not the order
+    /// the walk met them in; the others are counted.
     #[cold]
-    pub fn report(&mut self, issue: impl FnOnce() -> Issue) {
+    pub fn report(&mut self, at: &Path<'_>, issue: impl FnOnce() -> Issue) {
         if self.apply {
             return;
         }
+        self.keep(at.order(), issue);
+    }
+
+    /// [`Cx::report`] of an issue whose place sorts as `order`.
+    fn keep(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
+        let seq = self.seen;
+        self.seen += 1;
         if self.issues.len() < MAX_ISSUES {
             if self.issues.capacity() == 0 {
                 self.issues.reserve_exact(4);
             }
-            self.issues.push(issue());
-        } else {
-            self.omitted += 1;
+            let issue = issue();
+            self.issues.push(Found { order, seq, issue });
+            return;
+        }
+        self.omitted += 1;
+        // Full: the new issue replaces the last kept one if it sorts before it.
+        let last = self
+            .issues
+            .iter()
+            .enumerate()
+            .max_by(|(_, a), (_, b)| (a.order, a.seq).cmp(&(b.order, b.seq)))
+            .map(|(i, _)| i);
+        if let Some(i) = last {
+            if order < self.issues[i].order {
+                let issue = issue();
+                self.issues[i] = Found { order, seq, issue };
+            }
         }
     }
 
     /// Refuses a list written as text at `at` (rule R3).
     #[cold]
     pub fn text_list(&mut self, at: &Path<'_>) {
-        self.report(|| Issue::text_list(at.render()));
+        self.report(at, || Issue::text_list(at.render()));
+    }
+
+    /// A value at `at` that the walk's quick test did not surely accept as a `T` (a leaf of
+    /// another kind, a scalar where a struct or a sequence is expected): serde decides. Only
+    /// if serde refuses it is an issue reported, with serde's message, so the walk never
+    /// refuses what serde accepts. A container is first checked for depth.
+    #[cold]
+    #[inline(never)]
+    pub fn check<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
+        if is_container(value) {
+            self.untyped(value, at);
+        }
+        // Nothing to report in the apply pass; and past the depth limit serde would recurse
+        // as deep as the value goes.
+        if self.apply || self.too_deep {
+            return;
+        }
+        if let Err(e) = T::deserialize(value) {
+            let one_or_many = match self.one_or_many {
+                Some((addr, schema)) if addr == address(at) => Some(schema),
+                _ => None,
+            };
+            self.report(at, || match one_or_many {
+                Some(schema) if e.to_string().starts_with("invalid type:") => {
+                    Issue::invalid(at.render(), error::one_or_many_type(value, schema))
+                }
+                _ => Issue::invalid(at.render(), e),
+            });
+        }
+    }
+
+    /// Walks the one value of a `OneOrMany` at `at` with `walk`: a type error found right
+    /// at `at` says what the union takes (`expected a string or an array of strings`).
+    #[inline]
+    pub fn as_one_of_many(
+        &mut self,
+        at: &Path<'_>,
+        schema: &'static Schema,
+        walk: impl FnOnce(&mut Cx),
+    ) {
+        let prev = self.one_or_many.replace((address(at), schema));
+        walk(self);
+        self.one_or_many = prev;
+    }
+
+    /// Declared fields of the object at `at` that were required and not sent: one issue
+    /// each, at the path the field would have had, in serde's words.
+    #[cold]
+    #[inline(never)]
+    pub fn missing(&mut self, at: &Path<'_>, fields: &[(&'static str, u32)], missing: u128) {
+        for &(name, ordinal) in fields {
+            if missing & (1u128 << ordinal) != 0 {
+                let here = at.field(name, ordinal);
+                self.report(&here, || {
+                    let e = <serde_json::Error as serde::de::Error>::missing_field(name);
+                    Issue::invalid(here.render(), e)
+                });
+            }
+        }
+    }
+
+    /// A key no field claims, in an object whose type denies unknown fields (`expected`: its
+    /// fields' wire names), in serde's words.
+    #[cold]
+    #[inline(never)]
+    pub fn unknown_field(&mut self, at: &Path<'_>, key: &str, expected: &'static [&'static str]) {
+        let here = at.key(key);
+        self.report(&here, || {
+            let e = <serde_json::Error as serde::de::Error>::unknown_field(key, expected);
+            Issue::invalid(here.render(), e)
+        });
     }
 
     /// Checks a real array's length against the field's bounds.
@@ -85,7 +231,9 @@ impl Cx {
         if bounds.contains(len) {
             return;
         }
-        self.report(|| Issue::invalid(at.render(), error::item_count(len, bounds)));
+        self.report(at, || {
+            Issue::invalid(at.render(), error::item_count(len, bounds))
+        });
     }
 
     /// Goes one level deeper at `at`; `false` (and a `TooDeep` issue) past [`MAX_DEPTH`].
@@ -94,7 +242,7 @@ impl Cx {
     pub fn enter(&mut self, at: &Path<'_>) -> bool {
         if self.depth >= MAX_DEPTH {
             self.too_deep = true;
-            self.report(|| Issue::too_deep(at.render(), MAX_DEPTH));
+            self.report(at, || Issue::too_deep(at.render(), MAX_DEPTH));
             return false;
         }
         self.depth += 1;
@@ -108,21 +256,28 @@ impl Cx {
     }
 
     /// Rule R1: `value` is a string at a position of type `T` that expects no string. If it
-    /// parses as JSON, the parsed value replaces it (in the apply pass) and is walked as `T`.
+    /// parses into a value of a kind the position takes, the parsed value replaces it (in the
+    /// apply pass) and is walked as `T`. Otherwise the string stays, and is checked as sent.
     #[inline]
     pub fn repair<T: Coerce>(&mut self, value: &mut Value, at: &Path<'_>, bounds: Bounds) {
-        self.repair_by(value, at, &mut |parsed, cx| T::walk(parsed, cx, at, bounds));
+        if !self.repair_by(value, at, T::SHAPE, &mut |parsed, cx| {
+            T::walk(parsed, cx, at, bounds)
+        }) {
+            self.check::<T>(value, at);
+        }
     }
 
-    /// Rule R1 for a position without a type of its own (an enum variant's content): like
-    /// [`Cx::repair`], walking the parsed value with `walk`.
+    /// Rule R1 for a position without a type of its own (an enum variant's content, of
+    /// `shape`): like [`Cx::repair`], walking the parsed value with `walk`. `false` when
+    /// nothing was repaired (the caller checks the value as sent).
     pub fn repair_with(
         &mut self,
         value: &mut Value,
         at: &Path<'_>,
+        shape: Shape,
         walk: fn(&mut Value, &mut Cx, &Path<'_>),
-    ) {
-        self.repair_by(value, at, &mut |parsed, cx| walk(parsed, cx, at));
+    ) -> bool {
+        self.repair_by(value, at, shape, &mut |parsed, cx| walk(parsed, cx, at))
     }
 
     // Not generic (the walk is a trait object), so each type that can be repaired adds one
@@ -131,16 +286,27 @@ impl Cx {
         &mut self,
         value: &mut Value,
         at: &Path<'_>,
+        shape: Shape,
         walk: &mut dyn FnMut(&mut Value, &mut Cx),
-    ) {
+    ) -> bool {
         let Value::String(text) = value else {
-            return;
+            return false;
         };
         let Some(mut parsed) = self.parse_text(text, at) else {
-            return;
+            return false;
         };
+        // Only a value of a kind the position takes replaces the text (a union: any kind, its
+        // members decide); `"5"` where a list is expected stays `"5"`, and is refused as sent.
+        let fits = match parsed {
+            Value::Array(_) => shape.arrays,
+            Value::Object(_) => shape.objects,
+            _ => shape.kind == Kind::Union,
+        };
+        if !fits {
+            return false;
+        }
         if !self.enter(at) {
-            return;
+            return true;
         }
         walk(&mut parsed, self);
         self.leave();
@@ -149,6 +315,7 @@ impl Cx {
         } else {
             self.pending = true;
         }
+        true
     }
 
     fn parse_text(&mut self, text: &str, at: &Path<'_>) -> Option<Value> {
@@ -157,7 +324,7 @@ impl Cx {
             Err(e) => {
                 if is_recursion_limit(&e) {
                     self.too_deep = true;
-                    self.report(|| Issue::too_deep(at.render(), MAX_DEPTH));
+                    self.report(at, || Issue::too_deep(at.render(), MAX_DEPTH));
                 }
                 None
             }
@@ -189,6 +356,95 @@ impl Cx {
     }
 }
 
+/// Probes: a check pass of one member of a union beside this walk, kept apart from it.
+impl Cx {
+    /// A check pass at this walk's place (its depth, `lenient_scalars` setting and keys sent
+    /// twice), with no issue and nothing pending yet, whatever this walk's mode. Hand it back
+    /// with [`Cx::end_probe`]: it holds this walk's record of the keys sent twice until then.
+    #[inline]
+    pub fn probe(&mut self) -> Cx {
+        let duplicates = core::mem::replace(&mut self.duplicates, Duplicates::NONE);
+        self.beside(false, duplicates)
+    }
+
+    /// A pass at this walk's place, in the mode `apply`, with no issue and nothing pending.
+    #[inline]
+    fn beside(&self, apply: bool, duplicates: Duplicates) -> Cx {
+        Cx {
+            apply,
+            lenient: self.lenient,
+            pending: false,
+            too_deep: false,
+            depth: self.depth,
+            issues: Vec::new(),
+            seen: 0,
+            omitted: 0,
+            duplicates,
+            one_or_many: self.one_or_many,
+        }
+    }
+
+    /// A check pass at this walk's place that sees the value as a `Value` holds it: no key
+    /// sent twice (a `Value` keeps the last).
+    pub(crate) fn value_probe(&self) -> Cx {
+        self.beside(false, Duplicates::NONE)
+    }
+
+    /// An apply pass at this walk's place, for a repair tried on a copy.
+    pub(crate) fn apply_probe(&self) -> Cx {
+        self.beside(true, Duplicates::NONE)
+    }
+
+    /// Whether the arguments' text sent some key twice.
+    pub(crate) fn has_duplicates(&self) -> bool {
+        !self.duplicates.is_empty()
+    }
+
+    /// Ends `probe` (from [`Cx::probe`]): `true` when it found nothing, no issue and nothing
+    /// to repair. Its issues are dropped.
+    #[inline]
+    pub fn end_probe(&mut self, probe: Cx) -> bool {
+        let clean = probe.is_clean();
+        if !probe.duplicates.is_empty() {
+            self.duplicates = probe.duplicates;
+        }
+        clean
+    }
+
+    /// Ends `probe` and reports its issues here (not its repairs), in the order it found them.
+    pub(crate) fn absorb(&mut self, mut probe: Cx) {
+        if !probe.duplicates.is_empty() {
+            self.duplicates = core::mem::replace(&mut probe.duplicates, Duplicates::NONE);
+        }
+        self.too_deep |= probe.too_deep;
+        if self.apply {
+            return;
+        }
+        probe.issues.sort_by_key(|f| f.seq);
+        for found in probe.issues {
+            self.keep(found.order, || found.issue);
+        }
+        // Issues the probe counted past the cap sort after those it kept: counted here too.
+        self.seen += probe.omitted;
+        self.omitted += probe.omitted;
+    }
+
+    /// Whether a probe went past the depth limit.
+    pub(crate) fn too_deep(&self) -> bool {
+        self.too_deep
+    }
+
+    /// Whether a probe found nothing: no issue, nothing to repair.
+    pub(crate) fn is_clean(&self) -> bool {
+        !self.pending && !self.found_issues()
+    }
+
+    /// Whether a probe found something to repair and no issue.
+    pub(crate) fn repairs_only(&self) -> bool {
+        self.pending && !self.found_issues()
+    }
+}
+
 impl Cx {
     /// Whether the check pass found issues (kept or counted).
     #[inline]
@@ -205,12 +461,16 @@ impl Cx {
     /// The issues of a check pass that found some (not generic: one copy for every type), and
     /// whether the value nests too deep to drop recursively.
     #[cold]
-    pub(crate) fn refusal(self) -> (ArgsError, bool) {
-        (
-            ArgsError::with_omitted(self.issues, self.omitted),
-            self.too_deep,
-        )
+    pub(crate) fn refusal(mut self) -> (ArgsError, bool) {
+        self.issues.sort_by_key(|f| (f.order, f.seq));
+        let issues = self.issues.into_iter().map(|f| f.issue).collect();
+        (ArgsError::with_omitted(issues, self.omitted), self.too_deep)
     }
+}
+
+/// The address of a path on the stack, to recognise the same position.
+fn address(at: &Path<'_>) -> usize {
+    at as *const Path<'_> as usize
 }
 
 /// Whether `value` is an array or an object.

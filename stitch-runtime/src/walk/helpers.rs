@@ -5,15 +5,15 @@ use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
 use crate::path::Path;
-use crate::walk::cx::is_container;
 use crate::walk::{Coerce, Cx, Kind};
 
-/// Walks a leaf position (string-like or scalar): nothing to repair, only depth to check when
-/// a container arrived instead.
+/// Walks a leaf position (string-like or scalar) of type `T`: nothing to repair; a value that
+/// `admits` (the quick test) does not surely accept is checked by serde
+/// ([`Cx::check`]).
 #[inline]
-pub fn walk_leaf(value: &Value, cx: &mut Cx, at: &Path<'_>) {
-    if is_container(value) {
-        cx.untyped(value, at);
+pub fn walk_leaf<T: Coerce>(value: &Value, cx: &mut Cx, at: &Path<'_>, admits: bool) {
+    if !admits {
+        cx.check::<T>(value, at);
     }
 }
 
@@ -31,7 +31,7 @@ pub fn walk_seq<S: Coerce, T: Coerce>(
             walk_items::<T>(items, cx, at);
         }
         Value::String(_) => cx.repair::<S>(value, at, bounds),
-        other => walk_leaf(other, cx, at),
+        other => cx.check::<S>(other, at),
     }
 }
 
@@ -42,10 +42,10 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
         return;
     }
     if T::SHAPE.kind == Kind::StringLike {
-        // A string-like item has nothing to repair: only a container in its place is walked
-        // (for depth). Finding those first keeps the common loop to a tag check per item.
+        // A string-like item has nothing to repair: only a value of another kind is walked
+        // (checked, and a container for depth). The common loop is a tag check per item.
         for (i, item) in items.iter_mut().enumerate() {
-            if is_container(item) {
+            if !item.is_string() {
                 T::walk(item, cx, &at.index(i), Bounds::NONE);
             }
         }
@@ -70,7 +70,7 @@ pub fn walk_map<M: Coerce, T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<
             }
         }
         Value::String(_) => cx.repair::<M>(value, at, Bounds::NONE),
-        other => walk_leaf(other, cx, at),
+        other => cx.check::<M>(other, at),
     }
 }
 
@@ -88,7 +88,9 @@ pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
             }
         }
         Value::String(_) => cx.repair::<T>(value, at, Bounds::NONE),
-        other => walk_leaf(other, cx, at),
+        // serde reads a struct from an array too, field by field: its error keeps the index.
+        Value::Array(_) => cx.untyped(value, at),
+        other => cx.check::<T>(other, at),
     }
 }
 

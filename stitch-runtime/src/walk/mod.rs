@@ -19,6 +19,7 @@ mod cx;
 mod helpers;
 mod std;
 mod union;
+mod untagged;
 
 pub use self::cx::Cx;
 pub use self::helpers::{
@@ -26,6 +27,7 @@ pub use self::helpers::{
     walk_seq,
 };
 pub use self::union::union_string;
+pub use self::untagged::{deserialized, untagged, Member};
 
 /// What a type accepts at its position, as far as the walk needs to know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,7 +167,15 @@ pub trait Coerce: DeserializeOwned + Describe {
 /// The outcome of [`run`]: `Err` carries whether the value nests too deep to drop recursively.
 #[inline]
 pub(crate) fn run<T: Coerce>(args: &mut Value) -> Result<(), (crate::ArgsError, bool)> {
-    let mut cx = Cx::new(false);
+    run_with::<T>(args, Cx::new(false))
+}
+
+/// [`run`], its check pass done by `cx` (which knows the keys the text sent twice).
+#[inline]
+pub(crate) fn run_with<T: Coerce>(
+    args: &mut Value,
+    mut cx: Cx,
+) -> Result<(), (crate::ArgsError, bool)> {
     T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
     if cx.found_issues() {
         return Err(cx.refusal());

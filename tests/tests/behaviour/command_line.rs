@@ -87,6 +87,30 @@ fn list_fields_take_items_or_json_text() {
 }
 
 #[test]
+fn a_list_flag_given_once_is_the_whole_list_only_when_it_is_a_json_array() {
+    // Text that starts with `[` but is no JSON array is one item.
+    for text in ["[preview].png", " [x", "[1,2", "[\"a\"] b", "[]x"] {
+        let got = Tagging::from_argv("tag", ["--tags", text]).unwrap();
+        assert_eq!(got.tags, [text], "{text}");
+    }
+    let got = Tagging::from_argv("tag", ["--sizes", "[1,2", "--tags", "a"]).unwrap_err();
+    assert_eq!(issues(&got), [("sizes.0".to_owned(), IssueKind::Invalid)]);
+    // A JSON array, surrounding whitespace allowed, is the whole list, repaired by R1.
+    let got = Tagging::from_argv("tag", ["--tags", " [\"x\"] ", "--sizes", "[1, 2]"]).unwrap();
+    assert_eq!(got.tags, ["x"]);
+    assert_eq!(got.sizes, [1, 2]);
+    let got = Tagging::from_argv("tag", ["--tags", "[]"]).unwrap();
+    assert!(got.tags.is_empty());
+    // Items R1 cannot repair are refused as on MCP, not swallowed as one item.
+    let err = Tagging::from_argv("tag", ["--tags", "a", "--sizes", "[1, \"x\"]"]).unwrap_err();
+    let mcp = Tagging::from_value(serde_json::json!({"tags": ["a"], "sizes": "[1, \"x\"]"}));
+    assert_eq!(
+        Err(err.to_string()),
+        mcp.map(|_| ()).map_err(|e| e.to_string())
+    );
+}
+
+#[test]
 fn structured_fields_take_json_text() {
     let got = Act::from_argv(
         "act",
@@ -127,7 +151,80 @@ fn mistakes_name_the_flag() {
         [("max_pixels".to_owned(), IssueKind::Invalid)]
     );
     let err = ViewFile::from_argv("view", Vec::<String>::new()).unwrap_err();
-    assert_eq!(err.to_string(), "missing field `paths`");
+    assert_eq!(issues(&err), [("paths".to_owned(), IssueKind::Usage)]);
+    assert_eq!(err.to_string(), "missing required flag `--paths`");
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Copy {
+    to: String,
+    max_hits: u32,
+    from: OneOrMany<String>,
+    #[serde(default)]
+    note: String,
+}
+
+#[test]
+fn every_missing_flag_is_named_in_field_order_with_the_other_issues() {
+    let err = Copy::from_argv("copy", Vec::<String>::new()).unwrap_err();
+    let messages: Vec<&str> = err.issues().iter().map(|i| i.message()).collect();
+    assert_eq!(
+        messages,
+        [
+            "missing required flag `--to`",
+            "missing required flag `--max-hits`",
+            "missing required flag `--from`",
+        ]
+    );
+    assert!(err.issues().iter().all(|i| i.kind() == IssueKind::Usage));
+    // A value given alongside is still checked, in the same refusal.
+    let err = Copy::from_argv("copy", ["--to", "dir", "--max-hits", "lots"]).unwrap_err();
+    assert_eq!(
+        issues(&err),
+        [
+            ("from".to_owned(), IssueKind::Usage),
+            ("max_hits".to_owned(), IssueKind::Invalid),
+        ]
+    );
+    // A flag written without its value is named once, not again as missing.
+    let err = Copy::from_argv("copy", ["--to", "dir", "--max-hits", "1", "--from"]).unwrap_err();
+    assert_eq!(err.to_string(), "`--from` needs a value");
+}
+
+#[test]
+fn a_boolean_flag_takes_its_value_after_equals() {
+    for word in ["false", "true"] {
+        let err = Tagging::from_argv("tag", ["--tags", "a", "--flag", word]).unwrap_err();
+        assert_eq!(issues(&err), [("flag".to_owned(), IssueKind::Usage)]);
+        assert_eq!(
+            err.to_string(),
+            format!("`--flag` takes no separate value; write `--flag={word}`")
+        );
+    }
+    let got = Tagging::from_argv("tag", ["--flag", "--tags", "a"]).unwrap();
+    assert!(got.flag);
+    let got = Tagging::from_argv("tag", ["--flag=false", "--tags", "a"]).unwrap();
+    assert!(!got.flag);
+}
+
+#[test]
+fn a_bare_double_dash_ends_the_flags() {
+    let got = Tagging::from_argv("tag", ["--tags", "a", "--"]).unwrap();
+    assert_eq!(got.tags, ["a"]);
+    // After `--`, `--flag` is no flag but a positional argument, which no tool takes.
+    let err = Tagging::from_argv("tag", ["--tags", "a", "--", "--flag", "b"]).unwrap_err();
+    let messages: Vec<&str> = err.issues().iter().map(|i| i.message()).collect();
+    assert_eq!(
+        messages,
+        [
+            "unexpected argument `--flag` after `--`; `tag` takes flags only, no positional arguments",
+            "unexpected argument `b` after `--`; `tag` takes flags only, no positional arguments",
+        ]
+    );
+    assert!(err.issues().iter().all(|i| i.kind() == IssueKind::Usage));
+    // `--help` before `--` still answers.
+    let err = Tagging::from_argv("tag", ["--help", "--", "x"]).unwrap_err();
+    assert_eq!(err.issues()[0].kind(), IssueKind::Help);
 }
 
 #[test]

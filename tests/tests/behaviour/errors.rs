@@ -39,9 +39,10 @@ fn deserialization_failures_name_their_path() {
         err.to_string(),
         "rows.1.weight: invalid value: integer `300`, expected u8"
     );
+    // A missing field is reported at the path it would have had (#11).
     let err = WeightedEdit::from_value(json!({"rows": []})).unwrap_err();
-    assert_eq!(err.to_string(), "missing field `file`");
-    assert_eq!(err.issues()[0].path(), "");
+    assert_eq!(err.to_string(), "file: missing field `file`");
+    assert_eq!(err.issues()[0].path(), "file");
 }
 
 #[test]

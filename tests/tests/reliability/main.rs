@@ -2,6 +2,7 @@
 //!
 //! - `corpus`: replays the fuzz corpora and the seed vectors through the fuzz targets' checks;
 //! - `properties`: the same three properties as property tests;
+//! - `one_answer`: every surface gives one answer to generated calls near several shapes;
 //! - `depth`: 100 000 levels of nesting through every surface, on a 2 MiB stack;
 //! - `size`: a 100 MiB string and a 1 000 000-element array, handled without copying.
 
@@ -11,6 +12,7 @@
 mod corpus;
 mod depth;
 mod findings;
+mod one_answer;
 mod properties;
 mod seeds;
 mod size;

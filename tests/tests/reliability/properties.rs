@@ -277,8 +277,10 @@ fn the_generator_reaches_repairs_and_refusals() {
             }
         }
     }
+    // coerce_value now refuses every type error too (#11), so a random value that holds a
+    // repair is usually refused for another field: fewer repairs get through whole.
     assert!(
-        repaired > 200 && refused > 200 && kept > 200,
+        repaired > 50 && refused > 200 && kept > 200,
         "{repaired} repaired, {refused} refused, {kept} kept"
     );
 

@@ -9,7 +9,7 @@ use crate::schema::{Describe, Schema};
 use crate::walk::{walk_leaf, Coerce, Cx, Shape};
 
 macro_rules! scalar {
-    ($($ty:ty => $lenient:expr, $schema:expr, default $default:expr;)*) => {$(
+    ($($ty:ty => $lenient:expr, $admits:expr, $schema:expr, default $default:expr;)*) => {$(
         impl Coerce for $ty {
             const SHAPE: Shape = Shape::SCALAR;
 
@@ -23,7 +23,7 @@ macro_rules! scalar {
                         }
                     }
                 }
-                walk_leaf(value, cx, at);
+                walk_leaf::<Self>(value, cx, at, $admits(&*value));
             }
             // `accepts_element` stays serde_json's own verdict: parsing a number or a
             // literal allocates nothing.
@@ -89,21 +89,32 @@ fn lenient_unit(text: &str) -> Option<Value> {
     (text == "null").then_some(Value::Null)
 }
 
+/// The quick test of an integer position: a JSON integer within the type's range.
+fn admits_int<T: TryFrom<u64> + TryFrom<i64>>(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => match n.as_u64() {
+            Some(u) => T::try_from(u).is_ok(),
+            None => n.as_i64().is_some_and(|i| T::try_from(i).is_ok()),
+        },
+        _ => false,
+    }
+}
+
 scalar! {
-    bool => lenient_bool, Schema::Boolean, default Some("false");
-    u8 => lenient_int::<u8>, integer!(u8), default Some("0");
-    u16 => lenient_int::<u16>, integer!(u16), default Some("0");
-    u32 => lenient_int::<u32>, integer!(u32), default Some("0");
-    u64 => lenient_int::<u64>, integer!(u64), default Some("0");
-    u128 => lenient_wide, integer!(u128), default Some("0");
-    usize => lenient_int::<usize>, integer!(usize), default Some("0");
-    i8 => lenient_int::<i8>, integer!(i8), default Some("0");
-    i16 => lenient_int::<i16>, integer!(i16), default Some("0");
-    i32 => lenient_int::<i32>, integer!(i32), default Some("0");
-    i64 => lenient_int::<i64>, integer!(i64), default Some("0");
-    i128 => lenient_wide, integer!(i128), default Some("0");
-    isize => lenient_int::<isize>, integer!(isize), default Some("0");
-    f32 => lenient_float, Schema::Number, default Some("0.0");
-    f64 => lenient_float, Schema::Number, default Some("0.0");
-    () => lenient_unit, Schema::Null, default Some("null");
+    bool => lenient_bool, Value::is_boolean, Schema::Boolean, default Some("false");
+    u8 => lenient_int::<u8>, admits_int::<u8>, integer!(u8), default Some("0");
+    u16 => lenient_int::<u16>, admits_int::<u16>, integer!(u16), default Some("0");
+    u32 => lenient_int::<u32>, admits_int::<u32>, integer!(u32), default Some("0");
+    u64 => lenient_int::<u64>, admits_int::<u64>, integer!(u64), default Some("0");
+    u128 => lenient_wide, admits_int::<u128>, integer!(u128), default Some("0");
+    usize => lenient_int::<usize>, admits_int::<usize>, integer!(usize), default Some("0");
+    i8 => lenient_int::<i8>, admits_int::<i8>, integer!(i8), default Some("0");
+    i16 => lenient_int::<i16>, admits_int::<i16>, integer!(i16), default Some("0");
+    i32 => lenient_int::<i32>, admits_int::<i32>, integer!(i32), default Some("0");
+    i64 => lenient_int::<i64>, admits_int::<i64>, integer!(i64), default Some("0");
+    i128 => lenient_wide, admits_int::<i128>, integer!(i128), default Some("0");
+    isize => lenient_int::<isize>, admits_int::<isize>, integer!(isize), default Some("0");
+    f32 => lenient_float, Value::is_number, Schema::Number, default Some("0.0");
+    f64 => lenient_float, Value::is_number, Schema::Number, default Some("0.0");
+    () => lenient_unit, Value::is_null, Schema::Null, default Some("null");
 }

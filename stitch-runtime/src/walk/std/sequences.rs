@@ -3,8 +3,8 @@
 //! Every sequence is written by the one macro below, which takes the sequence's *form* (a
 //! list, a set, an array of fixed length) and writes the whole array form from it: the walk
 //! (length checked against the field's bounds, items walked), R3's check of a list written as
-//! text (`accepts_text_list`, bounds included), the fast path's bounds check (`bounds_hold`)
-//! and the schema. So a sequence cannot have a walk without its bounds or its text-list check:
+//! text (`accepts_text_list`, bounds included, items counted as sent), the fast path's bounds
+//! check (`bounds_hold`) and the schema. So a sequence cannot have a walk without its bounds or its text-list check:
 //! `Coerce`'s defaults for those two are for the derive's types without an array form.
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
@@ -39,7 +39,7 @@ macro_rules! sequence {
             sequence!(@element $form);
 
             fn accepts_text_list(text: &str, bounds: Bounds) -> bool {
-                sequence!(@text_list $form $(($n))?, Self, text, bounds)
+                sequence!(@text_list $form $(($n))?, text, bounds)
             }
 
             fn bounds_hold(&self, bounds: Bounds) -> bool {
@@ -61,16 +61,13 @@ macro_rules! sequence {
     };
     (@element $form:ident) => {};
 
-    (@text_list list, $self_ty:ty, $text:ident, $bounds:ident) => {
-        is_text_list($text, T::accepts_element, $bounds)
-    };
-    // Repeats collapse in a set, so the length bound is checked on the set itself.
-    (@text_list set, $self_ty:ty, $text:ident, $bounds:ident) => {
-        is_text_list($text, T::accepts_element, Bounds::NONE)
-            && serde_json::from_str::<$self_ty>($text).is_ok_and(|set| $bounds.contains(set.len()))
-    };
-    (@text_list array($n:ident), $self_ty:ty, $text:ident, $bounds:ident) => {
+    (@text_list array($n:ident), $text:ident, $bounds:ident) => {
         $bounds.contains($n) && is_text_list($text, T::accepts_element, Bounds::exactly($n))
+    };
+    // Bounds count the array's items as sent, for a set too (repeats count, as in a real
+    // array: the walk checks the array's length before serde collapses them).
+    (@text_list $form:ident, $text:ident, $bounds:ident) => {
+        is_text_list($text, T::accepts_element, $bounds)
     };
 
     (@bounds_hold set, $self:ident, $bounds:ident) => {

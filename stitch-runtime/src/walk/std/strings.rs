@@ -13,13 +13,13 @@ use crate::schema::{Describe, Schema};
 use crate::walk::{walk_leaf, Coerce, Cx, Shape};
 
 macro_rules! string_like {
-    ($([$($gen:tt)*] $ty:ty => $schema:expr, default $default:expr, element $element:path;)*) => {$(
+    ($([$($gen:tt)*] $ty:ty => $schema:expr, default $default:expr, element $element:path, admits $admits:path;)*) => {$(
         impl<$($gen)*> Coerce for $ty {
             const SHAPE: Shape = Shape::STRING_LIKE;
 
             #[inline]
             fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
-                walk_leaf(value, cx, at);
+                walk_leaf::<Self>(value, cx, at, $admits(value));
             }
 
             #[inline]
@@ -37,10 +37,23 @@ macro_rules! string_like {
     )*};
 }
 
+/// The quick test of a string-like position: a string (serde decides anything else).
+fn is_string(value: &Value) -> bool {
+    value.is_string()
+}
+
+/// The quick test of a `char`: a string of one character.
+fn is_one_char(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.chars().count() == 1,
+        _ => false,
+    }
+}
+
 string_like! {
-    [] String => Schema::String, default Some("\"\""), element is_json_string;
-    [] Box<str> => Schema::String, default Some("\"\""), element is_json_string;
-    [] PathBuf => Schema::String, default Some("\"\""), element is_json_string;
-    ['a] Cow<'a, str> => Schema::String, default Some("\"\""), element is_json_string;
-    [] char => Schema::Char, default None, element is_json_char;
+    [] String => Schema::String, default Some("\"\""), element is_json_string, admits is_string;
+    [] Box<str> => Schema::String, default Some("\"\""), element is_json_string, admits is_string;
+    [] PathBuf => Schema::String, default Some("\"\""), element is_json_string, admits is_string;
+    ['a] Cow<'a, str> => Schema::String, default Some("\"\""), element is_json_string, admits is_string;
+    [] char => Schema::Char, default None, element is_json_char, admits is_one_char;
 }

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
-use crate::walk::{walk_leaf, Coerce, Cx, Shape};
+use crate::walk::{Coerce, Cx, Shape};
 
 macro_rules! tuple {
     ($(($($n:tt $t:ident),+))*) => {$(
@@ -28,7 +28,7 @@ macro_rules! tuple {
                         }
                     }
                     Value::String(_) => cx.repair::<Self>(value, at, Bounds::NONE),
-                    other => walk_leaf(other, cx, at),
+                    other => cx.check::<Self>(other, at),
                 }
             }
 

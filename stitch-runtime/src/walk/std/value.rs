@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
-use crate::walk::{walk_leaf, Coerce, Cx, Shape};
+use crate::walk::{Coerce, Cx, Shape};
 
 impl Coerce for Value {
     const SHAPE: Shape = Shape::ANY;
@@ -13,7 +13,7 @@ impl Coerce for Value {
     /// Never touched; checked for depth only.
     #[inline]
     fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
-        walk_leaf(value, cx, at);
+        cx.untyped(value, at);
     }
     // `accepts_element` stays serde_json's verdict: a `Value` refuses numbers out of range.
     // No array form of its own.
