@@ -24,7 +24,9 @@ pub enum IssueKind {
     /// The arguments nest deeper than the limit (rule R7).
     TooDeep,
     /// A command line that cannot be read: an unknown flag, a flag without its value, a
-    /// repeated single-value flag.
+    /// repeated single-value flag, a missing required flag (named, e.g. `--paths`), a separate
+    /// value after a bare boolean flag (`--dry-run false`: write `--dry-run=false`), or words
+    /// after a bare `--`.
     Usage,
     /// `--help` on the command line: the message is the help text.
     Help,

@@ -67,12 +67,19 @@
 //!   `rows.0.names`. A flattened field and an internally tagged enum add no segment; the keys
 //!   that carry an externally tagged variant or an adjacently tagged content are keys the caller
 //!   sent, so they are segments.
-//! - **R6, errors.** Every issue is reported at once, in walk order (up to [`MAX_ISSUES`]); a
-//!   refused call changes nothing the caller holds.
+//! - **R6, errors.** Every issue is reported at once (up to [`MAX_ISSUES`]): lists written as
+//!   text, type errors in serde's words, missing required fields at the path they should have
+//!   had, unknown fields under `deny_unknown_fields`, in the type's field order and elements by
+//!   index. A refused call changes nothing the caller holds.
 //! - **R7, limits.** At most [`MAX_DEPTH`] (127) arrays and objects may be open at once, the
 //!   arguments' own object included, as serde_json's parser allows: the one more is refused
 //!   with an [`IssueKind::TooDeep`] issue at its path, the same on every surface, never a
 //!   stack overflow.
+//!
+//! Two cases decided (and tested): `OneOrMany<serde_json::Value>` is string-bearing, and its
+//! array member takes any list, so `"[1,2]"` there is refused as a list written as text; a
+//! list holding a lone surrogate escape (`"[\"\\ud800\"]"`) is not JSON serde_json reads
+//! (JavaScript's `JSON.parse` does), so it stays one plain value.
 //!
 //! # The command line
 //! [`ToolArgs::from_argv`] reads the same arguments from flags (`--paths a.png --paths

@@ -74,10 +74,12 @@ pub trait ToolArgs: Coerce {
     /// The command-line surface: flags by wire name (`--max_hits`) or kebab-case
     /// (`--max-hits`), one item per repeated flag, values read as the field's type decides. A
     /// string field takes the text; a number or boolean field parses it (a boolean is also a
-    /// bare `--flag`); a list takes one item per occurrence (`--tag a --tag b`), or, given once,
-    /// a JSON array written as text (R1); a `OneOrMany` given once is one value and refuses a
-    /// list written as text (R3); a struct, map or tagged enum takes JSON text. The object so
-    /// built goes through [`ToolArgs::from_value`].
+    /// bare `--flag`, or `--flag=false`); a list takes one item per occurrence (`--tag a --tag
+    /// b`), or, given once, a JSON array written as text (R1) — text that is not a JSON array,
+    /// such as `[preview].png`, is one item; a `OneOrMany` given once is one value and refuses a
+    /// list written as text (R3); a struct, map or tagged enum takes JSON text. A bare `--` ends
+    /// the flags. Every missing required flag is named (`--paths`). The object so built goes
+    /// through [`ToolArgs::from_value`].
     ///
     /// `name` is the command's name, for `--help` (or `-h`), which answers with one issue of
     /// kind [`IssueKind::Help`](crate::IssueKind::Help) whose message is the help text. A
