@@ -44,6 +44,12 @@ impl Duplicates {
         self.paths.is_empty()
     }
 
+    /// Whether nothing of it is on the heap (no key sent twice, nothing ever recorded).
+    #[inline]
+    pub(crate) fn owns_nothing(&self) -> bool {
+        self.paths.capacity() == 0
+    }
+
     /// Whether the text sent the key at `at` twice.
     pub(crate) fn contains(&self, at: &Path<'_>) -> bool {
         let print = fingerprint(at.segments());

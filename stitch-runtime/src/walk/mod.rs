@@ -181,8 +181,11 @@ pub(crate) fn run_with<T: Coerce>(
         return Err(cx.refusal());
     }
     if cx.pending() {
-        T::walk(args, &mut Cx::new(true), &Path::ROOT, Bounds::NONE);
+        let mut apply = Cx::new(true);
+        T::walk(args, &mut apply, &Path::ROOT, Bounds::NONE);
+        apply.finish();
     }
+    cx.finish();
     Ok(())
 }
 
