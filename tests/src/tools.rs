@@ -171,3 +171,54 @@ pub struct RowWithoutNotes {
     #[stitch(max_items = 8)]
     pub names: OneOrMany<String>,
 }
+
+// Untagged enums whose members repair differently (issue #11, item 2): the member serde picks
+// for the value as sent must win, untouched.
+
+/// Numbers (one or many each) or strings: `["5"]` is `Strs` as sent.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum NumOrStr {
+    /// Lists of numbers.
+    Nums(Vec<OneOrMany<u32>>),
+    /// Strings.
+    Strs(Vec<String>),
+}
+
+/// Nested or flat lists of strings: `["[\"a\"]","b"]` is `Flat` as sent.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum Nesting {
+    /// Lists of lists.
+    Nested(Vec<Vec<String>>),
+    /// One list.
+    Flat(Vec<String>),
+}
+
+/// A small struct that refuses other keys.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(deny_unknown_fields)]
+pub struct Meta {
+    /// A number.
+    pub x: u32,
+}
+
+/// Structs or strings: `["{\"x\":1}"]` is `Names` as sent.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum MetasOrNames {
+    /// Structs.
+    Metas(Vec<Meta>),
+    /// Strings.
+    Names(Vec<String>),
+}
+
+/// String-bearing: a list written as text is refused before any member is tried.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum ManyOrOne {
+    /// A list.
+    Many(Vec<String>),
+    /// One string.
+    One(String),
+}

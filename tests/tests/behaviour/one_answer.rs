@@ -28,7 +28,7 @@ use std::fmt::Debug;
 use serde::{Deserialize, Deserializer};
 use serde_json::{json, Map, Value};
 use stitch_runtime::{Args, ArgsError, IssueKind, OneOrMany, ToolArgs, MAX_DEPTH, MAX_ISSUES};
-use stitch_tests::tools::{Edit, ViewFile};
+use stitch_tests::tools::{Edit, ManyOrOne, Meta, MetasOrNames, Nesting, NumOrStr, ViewFile};
 use stitch_tests::{issues, text_list_message};
 
 // --- One answer ---------------------------------------------------------------------------
@@ -198,40 +198,6 @@ fn item_1_every_surface_agrees_on_integers_of_15_to_40_digits() {
 }
 
 // --- 2. Untagged enums: the member serde picks as sent wins, untouched ----------------------
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum NumOrStr {
-    Nums(Vec<OneOrMany<u32>>),
-    Strs(Vec<String>),
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum Nesting {
-    Nested(Vec<Vec<String>>),
-    Flat(Vec<String>),
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Meta {
-    x: u32,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum MetasOrNames {
-    Metas(Vec<Meta>),
-    Names(Vec<String>),
-}
-
-/// A string-bearing union: a list written as text is refused before any member is tried.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum ManyOrOne {
-    Many(Vec<String>),
-    One(String),
-}
 
 #[test]
 fn item_2_a_value_serde_accepts_as_sent_keeps_its_member() {

@@ -32,47 +32,13 @@ use stitch_runtime::{Args, OneOrMany, ToolArgs};
 
 use stitch_tests::checks;
 use stitch_tests::reformat;
+use stitch_tests::tools::{ManyOrOne, MetasOrNames, Nesting, NumOrStr};
 
 use crate::properties::CASES;
 
 // --- The shapes --------------------------------------------------------------------------------
 
 // Untagged enums whose members repair differently.
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum NumOrStr {
-    Nums(Vec<OneOrMany<u32>>),
-    Strs(Vec<String>),
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum Nesting {
-    Nested(Vec<Vec<String>>),
-    Flat(Vec<String>),
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(deny_unknown_fields)]
-struct Meta {
-    x: u32,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum MetasOrNames {
-    Metas(Vec<Meta>),
-    Names(Vec<String>),
-}
-
-/// String-bearing: a list written as text is refused before any member is tried.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum ManyOrOne {
-    Many(Vec<String>),
-    One(String),
-}
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct Unions {
