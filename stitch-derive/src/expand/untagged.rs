@@ -43,8 +43,13 @@ use crate::ast::{Style, Variant};
 ///                 __cx.end_probe(__probe);
 ///                 __cx.check::<Self>(__value, __at)
 ///             } else if !__cx.end_probe(__probe) {
-///                 // Something to refuse or repair: serde's pick decides (out of line).
-///                 Self::__stitch_untagged(__value, __cx, __at, __bounds)
+///                 // Something to refuse or repair: serde's pick decides (out of line), or,
+///                 // past a few nested decisions, serde's verdict on the value as sent.
+///                 if __cx.may_decide() {
+///                     Self::__stitch_untagged(__value, __cx, __at, __bounds)
+///                 } else {
+///                     __cx.check::<Self>(__value, __at)
+///                 }
 ///             }
 ///         }
 ///         __other => __cx.check::<Self>(__other, __at),
@@ -109,7 +114,12 @@ pub(super) fn walk(
                     __cx.end_probe(__probe);
                     __cx.check::<Self>(__value, __at)
                 } else if !__cx.end_probe(__probe) {
-                    Self::__stitch_untagged(__value, __cx, __at, __bounds)
+                    if __cx.may_decide() {
+                        Self::__stitch_untagged(__value, __cx, __at, __bounds)
+                    } else {
+                        // Deeply nested untagged enums: serde's verdict as sent, no search.
+                        __cx.check::<Self>(__value, __at)
+                    }
                 }
             }
             __other => __cx.check::<Self>(__other, __at),

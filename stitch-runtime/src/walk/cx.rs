@@ -36,7 +36,16 @@ pub struct Cx {
     // A `OneOrMany<T>` position whose one value is walked as a `T`: a type error found right
     // there says what the union takes (its address and `T`'s schema).
     one_or_many: Option<(usize, &'static Schema)>,
+    // How many probes this walk runs inside (untagged enums decide by probing their members):
+    // past `UNTAGGED_NEST`, an untagged enum no longer searches its members' repairs, so nested
+    // untagged enums cost time linear in the value, not exponential in their nesting.
+    nest: u8,
 }
+
+/// How many untagged decisions may nest before the deeper ones stop searching for repairs
+/// (they take serde's verdict on the value as sent). Each level may walk its value a few times,
+/// so this bounds that factor for any input (`docs/rules.md#untagged`).
+const UNTAGGED_NEST: u8 = 4;
 
 impl Cx {
     pub(crate) fn new(apply: bool) -> Cx {
@@ -51,6 +60,7 @@ impl Cx {
             omitted: 0,
             duplicates: Duplicates::NONE,
             one_or_many: None,
+            nest: 0,
         }
     }
 
@@ -381,6 +391,7 @@ impl Cx {
             omitted: 0,
             duplicates,
             one_or_many: self.one_or_many,
+            nest: self.nest.saturating_add(1),
         }
     }
 
@@ -393,6 +404,13 @@ impl Cx {
     /// An apply pass at this walk's place, for a repair tried on a copy.
     pub(crate) fn apply_probe(&self) -> Cx {
         self.beside(true, Duplicates::NONE)
+    }
+
+    /// Whether an untagged enum here may still search its members' repairs (see
+    /// `UNTAGGED_NEST`); when not, serde's verdict on the value as sent decides.
+    #[inline]
+    pub fn may_decide(&self) -> bool {
+        self.nest < UNTAGGED_NEST
     }
 
     /// Whether the arguments' text sent some key twice.

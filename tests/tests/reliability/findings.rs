@@ -65,3 +65,53 @@ fn from_json_refuses_a_text_list_after_a_space_and_an_escape() {
         accepted.join("\n")
     );
 }
+
+/// Found in review: an untagged enum that nests itself, where every level needs a repair and
+/// serde accepts no level as sent, was decided by walking each level's value several times
+/// (a probe, serde's pick, each member's trial), so the time grew as 3 to the power of the
+/// nesting: sixty levels never finished. Untagged decisions now search their members' repairs
+/// only a few levels deep; deeper ones take serde's verdict on the value as sent, so this
+/// finishes at once and every surface gives the same answer.
+#[derive(Debug, PartialEq, serde::Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum Tree {
+    Branch(Vec<Tree>),
+    Leaf(Vec<u32>),
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, ToolArgs)]
+struct Forest {
+    t: Tree,
+}
+
+fn nested(levels: usize) -> String {
+    format!(
+        r#"{{"t":{}"[1]"{}}}"#,
+        "[".repeat(levels),
+        "]".repeat(levels)
+    )
+}
+
+#[test]
+fn nested_untagged_enums_are_decided_in_time_linear_in_the_value() {
+    // Shallow: the repair is found, as the untagged rule says (`["[1]"]` is a branch holding
+    // a leaf written as text).
+    let shallow = Forest::from_json(&nested(2)).unwrap();
+    assert_eq!(
+        shallow.t,
+        Tree::Branch(vec![Tree::Branch(vec![Tree::Leaf(vec![1])])])
+    );
+    // Deep: decided at once, the same on both surfaces, refused with serde's message.
+    on_small_stack(|| {
+        let text = nested(60);
+        let from_json = Forest::from_json(&text).unwrap_err();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        let from_value = Forest::from_value(value).unwrap_err();
+        assert_eq!(from_json, from_value);
+        assert_eq!(from_json.issues()[0].kind(), IssueKind::Invalid);
+        assert!(
+            from_json.to_string().contains("untagged enum Tree"),
+            "{from_json}"
+        );
+    });
+}
