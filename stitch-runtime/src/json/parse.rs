@@ -21,10 +21,30 @@ use serde_json::{Map, Number, Value};
 use crate::path::{Path, Segment};
 
 /// The paths at which the text sent a key twice in one object.
+///
+/// Each is kept as its fingerprint, its depth and its leaf key only, never as a copy of its
+/// ancestors' keys: a text with a long ancestor key and many duplicated keys beneath it would
+/// otherwise copy that ancestor once per duplicate (quadratic memory). Each leaf key kept is a
+/// key of the text, so what is kept is bounded by the text.
 #[derive(Debug, Default)]
 pub(crate) struct Duplicates {
-    /// Sorted by fingerprint; each path leaf first.
-    paths: Vec<(u64, Box<[Owned]>)>,
+    /// Sorted by fingerprint.
+    paths: Vec<Noted>,
+}
+
+/// One duplicated key: the fingerprint of its whole path, the path's depth, its leaf segment.
+///
+/// [`Duplicates::contains`] matches all three exactly. A false positive therefore needs two
+/// paths of the same depth and the same leaf whose fingerprints are equal: a 64-bit
+/// collision of two distinct paths, or (since [`fingerprint`] samples each key's length and
+/// at most its first and last eight bytes) two paths whose *ancestor* keys differ only in
+/// their middles. Neither is produced by chance; the latter can be written on purpose, and
+/// then refuses a field that the text sent once, beside a sibling that it sent twice.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Noted {
+    print: u64,
+    depth: usize,
+    leaf: Owned,
 }
 
 /// An owned path segment.
@@ -50,30 +70,36 @@ impl Duplicates {
         self.paths.capacity() == 0
     }
 
-    /// Whether the text sent the key at `at` twice.
+    /// Whether the text sent the key at `at` twice (up to the collisions told at [`Noted`]).
     pub(crate) fn contains(&self, at: &Path<'_>) -> bool {
         let print = fingerprint(at.segments());
-        let first = self.paths.partition_point(|(p, _)| *p < print);
-        self.paths[first..]
+        let first = self.paths.partition_point(|noted| noted.print < print);
+        let mut candidates = self.paths[first..]
             .iter()
-            .take_while(|(p, _)| *p == print)
-            .any(|(_, path)| same(at, path))
+            .take_while(|noted| noted.print == print)
+            .peekable();
+        if candidates.peek().is_none() {
+            return false;
+        }
+        let depth = at.segments().count();
+        let Some(leaf) = at.segments().next() else {
+            return false;
+        };
+        candidates.any(|noted| noted.depth == depth && same(leaf, &noted.leaf))
     }
 }
 
-/// Whether `at` is the owned path `path` (both leaf first).
-fn same(at: &Path<'_>, path: &[Owned]) -> bool {
-    let mut owned = path.iter();
-    at.segments().all(|segment| match (segment, owned.next()) {
-        (Segment::Key(a) | Segment::Field(a, _), Some(Owned::Key(b))) => a == &**b,
-        (Segment::Index(a), Some(Owned::Index(b))) => a == *b,
+/// Whether `segment` is the owned segment `owned`.
+fn same(segment: Segment<'_>, owned: &Owned) -> bool {
+    match (segment, owned) {
+        (Segment::Key(a) | Segment::Field(a, _), Owned::Key(b)) => a == &**b,
+        (Segment::Index(a), Owned::Index(b)) => a == *b,
         _ => false,
-    }) && owned.next().is_none()
+    }
 }
 
 /// A cheap hash of a path, leaf first: per key its length and at most its first and last
-/// eight bytes, so hashing a path costs the same however long its keys are; an exact
-/// comparison settles the rare collision.
+/// eight bytes, so hashing a path costs the same however long its keys are (O(depth)).
 fn fingerprint<'a>(segments: impl Iterator<Item = Segment<'a>>) -> u64 {
     let mut hash = 0u64;
     let mut mix = |word: u64| {
@@ -128,7 +154,7 @@ pub(crate) fn from_deserializer<'de, D: Deserializer<'de>>(
     Ok((value, collect(found)))
 }
 
-fn collect(mut found: Vec<(u64, Box<[Owned]>)>) -> Duplicates {
+fn collect(mut found: Vec<Noted>) -> Duplicates {
     if !found.is_empty() {
         // By fingerprint first; a key sent three times is noted twice.
         found.sort_unstable();
@@ -146,7 +172,7 @@ pub(crate) fn duplicate_field(name: &'static str) -> String {
 /// Reads one value at `at` as serde_json's `Value` does, noting duplicated keys in `found`.
 struct ValueSeed<'a, 'p> {
     at: &'a Path<'p>,
-    found: &'a mut Vec<(u64, Box<[Owned]>)>,
+    found: &'a mut Vec<Noted>,
 }
 
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
@@ -241,15 +267,19 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
 }
 
 #[cold]
-fn note(found: &mut Vec<(u64, Box<[Owned]>)>, at: &Path<'_>) {
-    let path = at
-        .segments()
-        .map(|segment| match segment {
-            Segment::Key(key) | Segment::Field(key, _) => Owned::Key(key.into()),
-            Segment::Index(i) => Owned::Index(i),
-        })
-        .collect();
-    found.push((fingerprint(at.segments()), path));
+fn note(found: &mut Vec<Noted>, at: &Path<'_>) {
+    let Some(leaf) = at.segments().next() else {
+        return;
+    };
+    let leaf = match leaf {
+        Segment::Key(key) | Segment::Field(key, _) => Owned::Key(key.into()),
+        Segment::Index(i) => Owned::Index(i),
+    };
+    found.push(Noted {
+        print: fingerprint(at.segments()),
+        depth: at.segments().count(),
+        leaf,
+    });
 }
 
 #[cfg(test)]
@@ -302,5 +332,31 @@ mod tests {
         // The same dotted text, other segments.
         assert!(!found.contains(&m.key("a").key("b").key("x")));
         assert!(!found.contains(&root.key("m")));
+    }
+
+    #[test]
+    fn notes_duplicates_under_a_long_key_by_leaf_depth_and_fingerprint() {
+        let long = "x".repeat(1 << 16);
+        let mut text = format!(r#"{{"{long}":{{"a":0,"#);
+        for i in 0..100 {
+            text.push_str(&format!(r#""k{i}":0,"k{i}":1,"#));
+        }
+        text.push_str(r#""z":[{"k0":0}]}}"#);
+        let (_, found) = from_str(&text).unwrap();
+        assert_eq!(found.paths.len(), 100);
+        // Only the leaf keys are kept.
+        assert!(found
+            .paths
+            .iter()
+            .all(|noted| matches!(&noted.leaf, Owned::Key(k) if k.len() <= 3)));
+        let root = Path::ROOT;
+        let parent = root.key(&long);
+        assert!(found.contains(&parent.key("k0")));
+        assert!(found.contains(&parent.key("k99")));
+        assert!(!found.contains(&parent.key("a")));
+        assert!(!found.contains(&root.key("k0")));
+        assert!(!found.contains(&parent.key("z").index(0).key("k0")));
+        let other = "y".repeat(1 << 16);
+        assert!(!found.contains(&root.key(&other).key("k0")));
     }
 }

@@ -141,3 +141,54 @@ fn a_1_000_000_element_list_written_as_text_is_refused_without_allocating() {
     assert!(bytes <= SMALL, "coerce_value allocated {bytes} bytes");
     assert_eq!(text_ptr(&value), ptr);
 }
+
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+struct Grouped {
+    groups: std::collections::BTreeMap<String, Leafy>,
+}
+
+#[derive(Debug, serde::Deserialize, ToolArgs)]
+struct Leafy {
+    n: u32,
+}
+
+/// `{"groups":{"<1 MiB key>":{"n":0,<n>,"k0":0,"k0":0,…}}}`: 2 000 keys sent twice under a
+/// 1 MiB ancestor key, and `n` sent once or twice.
+fn grouped_text(n_twice: bool) -> String {
+    let mut text = format!("{{\"groups\":{{\"{}\":{{\"n\":0,", "g".repeat(MIB));
+    if n_twice {
+        text.push_str("\"n\":1,");
+    }
+    for i in 0..2000 {
+        text.push_str(&format!("\"k{i}\":0,\"k{i}\":0,"));
+    }
+    text.push_str("\"end\":0}}}");
+    text
+}
+
+#[test]
+fn duplicates_under_a_1_mib_key_are_noted_without_copying_it() {
+    // Each duplicate once copied its whole path: 2 000 × 1 MiB.
+    let text = grouped_text(false);
+    let (result, bytes) = allocated(|| Grouped::from_json(&text));
+    let grouped = result.unwrap();
+    assert_eq!(grouped.groups["g".repeat(MIB).as_str()].n, 0);
+    assert!(
+        bytes < 4 * text.len(),
+        "from_json allocated {bytes} bytes for a text of {}",
+        text.len()
+    );
+
+    // A declared field sent twice there is still refused at its path; its siblings are not.
+    let text = grouped_text(true);
+    let (result, bytes) = allocated(|| Grouped::from_json(&text));
+    let message = result.unwrap_err().to_string();
+    assert!(message.starts_with("groups.g"), "{}", &message[..40]);
+    assert!(
+        message.ends_with(".n: duplicate field `n`"),
+        "{}",
+        &message[message.len() - 40..]
+    );
+    // The issue names its path, the 1 MiB key included: a few copies of it, not 2 000.
+    assert!(bytes < 8 * text.len(), "{bytes} for {}", text.len());
+}
