@@ -14,8 +14,8 @@ pub use crate::bounds::Bounds;
 pub use crate::path::Path;
 pub use crate::schema::{Describe, Flattened, Object, Property, Schema};
 pub use crate::walk::{
-    deserialized, owns_nothing, union_string, untagged, untyped_entries, walk_leaf, walk_object,
-    Coerce, Cx, Kind, Member, Shape,
+    deserialized, owns_everything, owns_nothing, union_string, untagged, untyped_entries,
+    walk_leaf, walk_object, Coerce, Cx, Kind, Member, Shape,
 };
 pub use crate::ToolArgs;
 pub use core;

@@ -270,7 +270,19 @@ pub(super) fn fields_walk(
             return quote!();
         }
         let coerce = coerce_of(field);
-        quote!(#coerce::walk_flat(__map, __cx, __at, Self::#own_fn);)
+        // A flattened map reads the keys no other field claims. A flattened struct is handed
+        // only its own fields, as serde's flatten does: every other key is claimed (the
+        // parent's to judge), so its `deny_unknown_fields` never fires here.
+        quote!(#coerce::walk_flat(
+            __map,
+            __cx,
+            __at,
+            if _stitch::core::matches!(#coerce::SHAPE.kind, _stitch::Kind::Map) {
+                Self::#own_fn
+            } else {
+                _stitch::owns_everything
+            },
+        );)
     });
     let body = quote! {
         #seen_decl

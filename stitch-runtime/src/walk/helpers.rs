@@ -121,3 +121,10 @@ pub fn untyped_entries(map: &Map<String, Value>, cx: &mut Cx, at: &Path<'_>) {
 pub fn owns_nothing(_: &str) -> bool {
     false
 }
+
+/// Claims every key: the `owned` a flatten site hands a flattened struct, which reads only
+/// its own fields and leaves every other key to its parent (its `deny_unknown_fields` does
+/// not apply there, as in serde).
+pub fn owns_everything(_: &str) -> bool {
+    true
+}

@@ -23,8 +23,8 @@ mod untagged;
 
 pub use self::cx::Cx;
 pub use self::helpers::{
-    owns_nothing, untyped_entries, walk_flat_map, walk_items, walk_leaf, walk_map, walk_object,
-    walk_seq,
+    owns_everything, owns_nothing, untyped_entries, walk_flat_map, walk_items, walk_leaf, walk_map,
+    walk_object, walk_seq,
 };
 pub use self::union::union_string;
 pub use self::untagged::{deserialized, untagged, Member};
@@ -145,7 +145,9 @@ pub trait Coerce: DeserializeOwned + Describe {
 
     /// Walks the keys this type reads from `map`, an object it shares with its parent
     /// (`#[serde(flatten)]`, internally tagged variants). A struct walks its fields; a map
-    /// walks the keys that `owned` (the parent's fields) does not claim. A no-op otherwise.
+    /// walks the keys that `owned` (the parent's fields) does not claim; a struct under
+    /// `deny_unknown_fields` reports a key neither it nor `owned` claims (a flatten site hands
+    /// a struct [`owns_everything`]). A no-op otherwise.
     #[doc(hidden)]
     fn walk_flat(
         map: &mut Map<String, Value>,

@@ -1015,3 +1015,85 @@ fn decided_a_list_holding_a_lone_surrogate_is_one_plain_value() {
     );
     assert!(serde_json::from_str::<Vec<String>>(r#"["\ud800"]"#).is_err());
 }
+
+// --- deny_unknown_fields under flatten: serde hands a flattened struct only its own keys ----
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(deny_unknown_fields)]
+struct DenyInner {
+    a: u32,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatDeny {
+    #[serde(flatten)]
+    inner: DenyInner,
+    b: u32,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatDenyAndMap {
+    #[serde(flatten)]
+    inner: DenyInner,
+    b: u32,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, u32>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(deny_unknown_fields)]
+struct DenyFlatDeny {
+    #[serde(flatten)]
+    inner: DenyInner,
+    b: u32,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind")]
+enum TaggedDeny {
+    V(DenyInner),
+}
+
+/// The answer of `one_answer` (every surface) is serde's, accepted or refused.
+#[track_caller]
+fn as_serde<T>(text: &str) -> Result<T, ArgsError>
+where
+    T: ToolArgs + PartialEq + Debug + for<'de> Deserialize<'de>,
+{
+    let answer = one_answer::<T>(text);
+    let serde = serde_json::from_value::<T>(serde_json::from_str(text).unwrap());
+    match (&answer, serde) {
+        (Ok(read), Ok(expected)) => assert_eq!(*read, expected, "{text}"),
+        (Err(_), Err(_)) => {}
+        (answer, serde) => panic!("{text}: stitch {answer:?}, serde {serde:?}"),
+    }
+    answer
+}
+
+#[test]
+fn a_flattened_deny_unknown_fields_struct_leaves_other_keys_to_its_parent() {
+    let read = as_serde::<FlatDeny>(r#"{"a":1,"b":2,"c":3}"#).unwrap();
+    assert_eq!(read.inner.a, 1);
+    as_serde::<FlatDeny>(r#"{"a":1,"b":2}"#).unwrap();
+    let read = as_serde::<FlatDenyAndMap>(r#"{"a":1,"b":2,"c":3}"#).unwrap();
+    assert_eq!(read.rest.get("c"), Some(&3));
+    // The inner struct still reads its own field.
+    let (paths, _) = refusal(as_serde::<FlatDeny>(r#"{"a":"x","b":2,"c":3}"#));
+    assert_eq!(paths, [at("a", IssueKind::Invalid)]);
+}
+
+#[test]
+fn deny_unknown_fields_on_the_flattening_struct_answers_as_serde() {
+    as_serde::<DenyFlatDeny>(r#"{"a":1,"b":2}"#).unwrap();
+    assert!(as_serde::<DenyFlatDeny>(r#"{"a":1,"b":2,"c":3}"#).is_err());
+}
+
+#[test]
+fn an_internally_tagged_deny_unknown_fields_struct_refuses_unknown_keys_but_the_tag() {
+    assert_eq!(
+        as_serde::<TaggedDeny>(r#"{"kind":"V","a":1}"#).unwrap(),
+        TaggedDeny::V(DenyInner { a: 1 })
+    );
+    let (paths, _) = refusal(as_serde::<TaggedDeny>(r#"{"kind":"V","a":1,"c":3}"#));
+    assert_eq!(paths, [at("c", IssueKind::Invalid)]);
+}
