@@ -4,8 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::enum_::{content_walk, which_variant};
-use super::walk_fn;
+use super::enum_::{content_walk, tagged_object, which_variant};
 use crate::ast::Variant;
 
 /// ```text
@@ -25,9 +24,10 @@ use crate::ast::Variant;
 ///                 }
 ///             }
 ///             __cx.leave();
+///             // no variant named: __cx.check::<Self>(__value, __at), serde says why
 ///         },
 ///         _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),   // R1
-///         __other => _stitch::walk_leaf(__other, __cx, __at),
+///         __other => __cx.check::<Self>(__other, __at),                     // serde says why
 ///     }
 /// }
 /// ```
@@ -37,36 +37,19 @@ pub(super) fn walk(variants: &[&Variant], tag: &str, content: &str) -> TokenStre
         let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#content, 1)));
         quote!(#i => #walk,)
     });
-    let walk = walk_fn(quote! {
-        match __value {
-            _stitch::Value::Object(__map) => {
-                if __cx.enter(__at) {
-                    let __which: usize = #which;
-                    for (__key, __item) in __map.iter_mut() {
-                        if __key.as_str() == #content {
-                            match __which {
-                                #(#arms)*
-                                _ => __cx.untyped(__item, &__at.field(#content, 1)),
-                            }
-                        } else {
-                            __cx.untyped(__item, &__at.key(__key));
-                        }
+    tagged_object(
+        which,
+        quote! {
+            for (__key, __item) in __map.iter_mut() {
+                if __key.as_str() == #content {
+                    match __which {
+                        #(#arms)*
+                        _ => __cx.untyped(__item, &__at.field(#content, 1)),
                     }
-                    __cx.leave();
-                    if __which == !0 {
-                        // No variant named: serde says why (a missing or unknown tag).
-                        __cx.check::<Self>(__value, __at);
-                    }
+                } else {
+                    __cx.untyped(__item, &__at.key(__key));
                 }
             }
-            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            __other => __cx.check::<Self>(__other, __at),
-        }
-    });
-    quote! {
-        const SHAPE: _stitch::Shape = _stitch::Shape::new(
-            _stitch::Kind::Union, false, false, true,
-        );
-        #walk
-    }
+        },
+    )
 }

@@ -6,6 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::fields::{bounds_checks, coerce_of, field_walk, fields_walk};
+use super::walk_fn;
 use crate::ast::{Container, Field, Style, Tagging, Variant};
 
 /// The `Coerce` items of an enum. Skipped variants (`#[serde(skip)]`) are not read by serde,
@@ -237,6 +238,51 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
             },
             _ => !0,
         }
+    }
+}
+
+/// `SHAPE` and `walk` of an enum read from one object whose tag key names the variant
+/// (internally and adjacently tagged); `body` walks `__map`, the variant's index in `__which`
+/// (`which`, from [`which_variant`]).
+///
+/// ```text
+/// const SHAPE: _stitch::Shape = _stitch::Shape::new(_stitch::Kind::Union, false, false, true);
+/// fn walk(__value, __cx, __at, __bounds) {
+///     match __value {
+///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
+///             let __which: usize = /* which */;
+///             /* body */
+///             __cx.leave();
+///             if __which == !0 { __cx.check::<Self>(__value, __at) }  // serde says why
+///         },
+///         _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),  // R1
+///         __other => __cx.check::<Self>(__other, __at),
+///     }
+/// }
+/// ```
+pub(super) fn tagged_object(which: TokenStream, body: TokenStream) -> TokenStream {
+    let walk = walk_fn(quote! {
+        match __value {
+            _stitch::Value::Object(__map) => {
+                if __cx.enter(__at) {
+                    let __which: usize = #which;
+                    #body
+                    __cx.leave();
+                    if __which == !0 {
+                        // No variant named: serde says why (a missing or unknown tag).
+                        __cx.check::<Self>(__value, __at);
+                    }
+                }
+            }
+            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
+            __other => __cx.check::<Self>(__other, __at),
+        }
+    });
+    quote! {
+        const SHAPE: _stitch::Shape = _stitch::Shape::new(
+            _stitch::Kind::Union, false, false, true,
+        );
+        #walk
     }
 }
 

@@ -27,7 +27,7 @@ use crate::ast::{Style, Variant};
 ///         },
 ///         // R1, only when no unit variant could be that string
 ///         _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-///         __other => _stitch::walk_leaf(__other, __cx, __at),
+///         __other => __cx.check::<Self>(__other, __at),                     // serde says why
 ///     }
 /// }
 /// ```

@@ -4,9 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::enum_::{fields_fn, which_variant};
+use super::enum_::{fields_fn, tagged_object, which_variant};
 use super::fields::coerce_of;
-use super::walk_fn;
 use crate::ast::{Style, Variant};
 
 /// ```text
@@ -22,9 +21,10 @@ use crate::ast::{Style, Variant};
 ///                 _ => _stitch::untyped_entries(__map, __cx, __at),   // unit, or no variant
 ///             }
 ///             __cx.leave();
+///             // no variant named: __cx.check::<Self>(__value, __at), serde says why
 ///         },
 ///         _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),   // R1
-///         __other => _stitch::walk_leaf(__other, __cx, __at),
+///         __other => __cx.check::<Self>(__other, __at),                     // serde says why
 ///     }
 /// }
 /// ```
@@ -49,30 +49,13 @@ pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
         };
         quote!(#i => #walk,)
     });
-    let walk = walk_fn(quote! {
-        match __value {
-            _stitch::Value::Object(__map) => {
-                if __cx.enter(__at) {
-                    let __which: usize = #which;
-                    match __which {
-                        #(#arms)*
-                        _ => _stitch::untyped_entries(__map, __cx, __at),
-                    }
-                    __cx.leave();
-                    if __which == !0 {
-                        // No variant named: serde says why (a missing or unknown tag).
-                        __cx.check::<Self>(__value, __at);
-                    }
-                }
+    tagged_object(
+        which,
+        quote! {
+            match __which {
+                #(#arms)*
+                _ => _stitch::untyped_entries(__map, __cx, __at),
             }
-            _stitch::Value::String(_) => __cx.repair::<Self>(__value, __at, __bounds),
-            __other => __cx.check::<Self>(__other, __at),
-        }
-    });
-    quote! {
-        const SHAPE: _stitch::Shape = _stitch::Shape::new(
-            _stitch::Kind::Union, false, false, true,
-        );
-        #walk
-    }
+        },
+    )
 }
