@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::{wrap, Parts};
+use super::{walk_fn, wrap, Parts};
 use crate::ast::Container;
 use crate::serde_attr::FromType;
 
@@ -43,17 +43,10 @@ pub fn expand(cont: &Container, from: &FromType) -> TokenStream {
         },
         _ => quote!(#coerce::accepts_text_list(__text, __bounds)),
     };
+    let walk = walk_fn(quote!(#coerce::walk(__value, __cx, __at, __bounds)));
     let body = quote! {
         const SHAPE: _stitch::Shape = #coerce::SHAPE;
-        #[inline]
-        fn walk(
-            __value: &mut _stitch::Value,
-            __cx: &mut _stitch::Cx,
-            __at: &_stitch::Path<'_>,
-            __bounds: _stitch::Bounds,
-        ) {
-            #coerce::walk(__value, __cx, __at, __bounds)
-        }
+        #walk
         #[inline]
         fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
             #text_list

@@ -42,21 +42,16 @@ fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> To
             .iter()
             .flat_map(|v| v.names.all())
             .collect::<Vec<_>>();
+        let walk = walk_fn(quote! {
+            let __admits = _stitch::core::matches!(
+                __value,
+                _stitch::Value::String(__s) if _stitch::core::matches!(__s.as_str(), #(#names)|*)
+            );
+            _stitch::walk_leaf::<Self>(__value, __cx, __at, __admits)
+        });
         return quote! {
             const SHAPE: _stitch::Shape = _stitch::Shape::STRING_LIKE;
-            #[inline]
-            fn walk(
-                __value: &mut _stitch::Value,
-                __cx: &mut _stitch::Cx,
-                __at: &_stitch::Path<'_>,
-                _: _stitch::Bounds,
-            ) {
-                let __admits = _stitch::core::matches!(
-                    __value,
-                    _stitch::Value::String(__s) if _stitch::core::matches!(__s.as_str(), #(#names)|*)
-                );
-                _stitch::walk_leaf::<Self>(__value, __cx, __at, __admits)
-            }
+            #walk
         };
     }
     for (i, variant) in variants.iter().enumerate() {

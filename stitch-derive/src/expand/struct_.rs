@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds, FieldRules};
-use super::{no_bounds, no_text_list};
+use super::{no_bounds, no_text_list, walk_fn};
 use crate::ast::{Container, Field};
 
 /// The `Coerce` items of a struct with named fields:
@@ -38,19 +38,12 @@ pub(super) fn named(
     let bounds_hold = bounds_hold(fields);
     // A struct is no array member: R3 never refuses at it (its fields decide for themselves).
     let text_list = no_text_list();
+    let walk_object = walk_fn(quote!(_stitch::walk_object::<Self>(__value, __cx, __at)));
     quote! {
         #bounds_hold
         #text_list
         const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
-        #[inline]
-        fn walk(
-            __value: &mut _stitch::Value,
-            __cx: &mut _stitch::Cx,
-            __at: &_stitch::Path<'_>,
-            _: _stitch::Bounds,
-        ) {
-            _stitch::walk_object::<Self>(__value, __cx, __at)
-        }
+        #walk_object
         #[inline]
         fn walk_flat(
             __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
@@ -107,35 +100,21 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
     if field.attrs.opaque.is_some() {
         // Left to serde: no array form the walk knows of.
         let (text_list, bounds_hold) = (no_text_list(), no_bounds());
+        let walk = walk_fn(quote!(__cx.untyped(__value, __at);));
         return quote! {
             #text_list
             #bounds_hold
             const SHAPE: _stitch::Shape = _stitch::Shape::ANY;
-            #[inline]
-            fn walk(
-                __value: &mut _stitch::Value,
-                __cx: &mut _stitch::Cx,
-                __at: &_stitch::Path<'_>,
-                _: _stitch::Bounds,
-            ) {
-                __cx.untyped(__value, __at);
-            }
+            #walk
         };
     }
     let coerce = coerce_of(field);
     let member = &field.member;
     let bounds = inherited_bounds(field);
+    let walk = walk_fn(quote!(#coerce::walk(__value, __cx, __at, #bounds)));
     quote! {
         const SHAPE: _stitch::Shape = #coerce::SHAPE;
-        #[inline]
-        fn walk(
-            __value: &mut _stitch::Value,
-            __cx: &mut _stitch::Cx,
-            __at: &_stitch::Path<'_>,
-            __bounds: _stitch::Bounds,
-        ) {
-            #coerce::walk(__value, __cx, __at, #bounds)
-        }
+        #walk
         #[inline]
         fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
             #coerce::accepts_text_list(__text, #bounds)
