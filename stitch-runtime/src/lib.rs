@@ -97,18 +97,25 @@
 //! The same derive gives each type its input schema, rendered as JSON text during compilation
 //! ([`ToolArgs::INPUT_SCHEMA`], [`ToolArgs::input_schema`]): `properties` by serde's wire
 //! names, `required` exactly as serde requires, doc comments as descriptions, every subschema
-//! inline. [`tool`] wraps it as an MCP, OpenAI (plain or strict) or Anthropic tool definition.
+//! inline except a recursive type met again (a `$ref` to its `$anchor`). A tagged enum's
+//! schema says `"type": "object"` beside its `oneOf`. [`tool`] wraps it as an MCP, OpenAI
+//! (plain or strict) or Anthropic tool definition, with the type's doc comment
+//! ([`ToolArgs::DESCRIPTION`]) as the tool's description; a type whose arguments are not an
+//! object cannot be a tool, and is a compile error where a `tool` function is built for it.
 //!
 //! # Through a framework
 //! [`Args<T>`] is `T` for any framework that deserializes a tool's arguments with serde: its
 //! `Deserialize` runs [`ToolArgs::from_value`] and turns a refusal into the deserializer's
-//! error, carrying the full message; with the `schemars` feature its `JsonSchema` is `T`'s. In
+//! error, carrying the full message; with the `schemars` feature its `JsonSchema` is stitch's
+//! schema of `T`. In
 //! rmcp, a tool takes `Parameters(Args(args)): Parameters<Args<ViewFile>>` and needs no glue.
 //!
 //! # Features
 //! - `derive` (default): re-exports `#[derive(ToolArgs)]`.
-//! - `schemars`: `schemars::JsonSchema` for [`OneOrMany`] and every derived type, returning
-//!   stitch's schema inline, so rmcp's `Parameters<T>` advertises it.
+//! - `schemars`: `schemars::JsonSchema` for [`Args<T>`] (stitch's schema of `T`, inline), so
+//!   rmcp's `Parameters<Args<T>>` advertises it, and for [`OneOrMany<T>`] (over `T`'s own
+//!   `JsonSchema`). A derived type gets no `JsonSchema` of its own: the feature is additive,
+//!   and a type may derive schemars' `JsonSchema` beside `ToolArgs`.
 
 #![deny(missing_docs)]
 // On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.
@@ -137,42 +144,6 @@ pub use crate::tool_args::ToolArgs;
 
 #[cfg(feature = "derive")]
 pub use stitch_derive::ToolArgs;
-
-/// `schemars::JsonSchema` for a derived type, when the `schemars` feature is on (the feature
-/// is the runtime's, so the derive asks through this macro). Not a public API.
-#[cfg(feature = "schemars")]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __stitch_json_schema {
-    ([$($impl_generics:tt)*] [$($ty:tt)*] [$($where_clause:tt)*] $name:literal) => {
-        #[automatically_derived]
-        impl $($impl_generics)* $crate::__private::schemars::JsonSchema for $($ty)* $($where_clause)* {
-            fn inline_schema() -> bool {
-                true
-            }
-
-            fn schema_name() -> $crate::__private::Cow<'static, str> {
-                $crate::__private::Cow::Borrowed($name)
-            }
-
-            fn json_schema(
-                _: &mut $crate::__private::schemars::SchemaGenerator,
-            ) -> $crate::__private::schemars::Schema {
-                $crate::__private::derived_schema(
-                    <Self as $crate::__private::ToolArgs>::input_schema(),
-                )
-            }
-        }
-    };
-}
-
-/// Without the `schemars` feature there is nothing to implement.
-#[cfg(not(feature = "schemars"))]
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __stitch_json_schema {
-    ($($anything:tt)*) => {};
-}
 
 /// What the derive's generated code names, and a few helpers for stitch's own tests.
 #[doc(hidden)]

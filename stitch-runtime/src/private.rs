@@ -9,13 +9,12 @@
 
 // ---- What the derive names ----
 
-pub use crate::__stitch_json_schema;
 pub use crate::bounds::Bounds;
 pub use crate::path::Path;
 pub use crate::schema::{Describe, Flattened, Object, Property, Schema};
 pub use crate::walk::{
-    deserialized, owns_everything, owns_nothing, union_string, untagged, untyped_entries,
-    walk_leaf, walk_object, Coerce, Cx, Kind, Member, Shape,
+    deserialized, drop_absent, null_is_absent, owns_everything, owns_nothing, union_string,
+    untagged, untyped_entries, walk_leaf, walk_object, Coerce, Cx, Kind, Member, Shape,
 };
 pub use crate::ToolArgs;
 pub use core;
@@ -23,11 +22,6 @@ pub use serde::de::DeserializeOwned;
 pub use serde_json::{Map, Value};
 pub use std::borrow::Cow;
 pub use std::string::String;
-
-#[cfg(feature = "schemars")]
-pub use crate::surface::schemars::derived_schema;
-#[cfg(feature = "schemars")]
-pub use schemars;
 
 /// A walked type's schema. Going through `Coerce` (not `Describe`) keeps a missing impl
 /// to one error per field.

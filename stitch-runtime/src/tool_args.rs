@@ -36,6 +36,36 @@ use crate::walk::{dispose, run, run_with, Coerce, Cx};
 /// assert_eq!(ok.paths, OneOrMany::One("[preview].png".to_string()));
 /// ```
 pub trait ToolArgs: Coerce {
+    /// The tool's description: the type's doc comment, or `#[stitch(description = "…")]` on
+    /// it, as plain text (for structs and enums alike); `None` when it has neither. Every
+    /// [`tool`](crate::tool) helper uses it when given no description, and a framework can
+    /// name it where it wants a `&'static str` (rmcp's `#[tool(description = …)]`).
+    ///
+    /// ```
+    /// use stitch_runtime::ToolArgs;
+    ///
+    /// /// Find a file by "name".
+    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// struct Find {
+    ///     name: String,
+    /// }
+    ///
+    /// /// Act on one file.
+    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// #[serde(tag = "kind")]
+    /// enum Act {
+    ///     Open { path: String },
+    ///     Close { path: String },
+    /// }
+    ///
+    /// assert_eq!(Find::DESCRIPTION, Some("Find a file by \"name\"."));
+    /// assert_eq!(Act::DESCRIPTION, Some("Act on one file."));
+    /// let tool = stitch_runtime::tool::mcp::<Act>("act", None);
+    /// assert_eq!(tool["description"], "Act on one file.");
+    /// assert_eq!(tool["inputSchema"]["type"], "object");
+    /// ```
+    const DESCRIPTION: Option<&'static str> = None;
+
     /// The input schema as JSON text, rendered during compilation: a JSON Schema (2020-12)
     /// object with `properties` by serde's wire names and `required` as serde requires.
     ///

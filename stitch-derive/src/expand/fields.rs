@@ -123,6 +123,7 @@ pub(super) fn fields_walk(
     let track = fields.len() <= 128;
     let mut required = Vec::new();
     let mut expected = Vec::new();
+    let mut absent_names: Vec<(String, syn::Type)> = Vec::new();
     for (ordinal, field) in fields.iter().enumerate().filter(|(_, f)| !f.skip) {
         if field.flatten {
             flattened.push(field);
@@ -150,13 +151,29 @@ pub(super) fn fields_walk(
         // A field sent twice in the text is refused by its wire name, as serde does, and its
         // value is not walked (serde reads neither).
         let wire = &field.names.wire;
+        // R8: a defaulted field's `null` is the field left out, when its type does not read
+        // `null` itself (`null_is_absent`, a constant).
+        let defaulted = (field.default || rules.container_default) && field.walked();
+        let ty = &field.ty;
         for name in field.names.all() {
             own_names.push(name.to_owned());
             let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name, #ordinal)));
+            let walk = if defaulted {
+                absent_names.push((name.to_owned(), ty.clone()));
+                quote! {
+                    if __item.is_null() && _stitch::null_is_absent::<#ty>() {
+                        __absent = true;
+                    } else {
+                        #walk;
+                    }
+                }
+            } else {
+                quote!(#walk;)
+            };
             arms.push(quote!(#name => {
                 #seen
                 if __cx.sent_once(&__at.field(#name, #ordinal), #wire) {
-                    #walk;
+                    #walk
                 }
             }));
         }
@@ -189,6 +206,27 @@ pub(super) fn fields_walk(
     } else {
         quote!(let mut __seen: u128 = 0;)
     };
+    // After the keys: the defaulted fields sent as `null` are dropped (R8), in the apply pass.
+    let (absent_decl, absent) = if absent_names.is_empty() {
+        (quote!(), quote!())
+    } else {
+        let arms = absent_names
+            .iter()
+            .map(|(name, ty)| quote!(#name => _stitch::null_is_absent::<#ty>(),));
+        (
+            quote!(let mut __absent = false;),
+            quote! {
+                if __absent {
+                    _stitch::drop_absent(__map, __cx, |__key: &str| match __key {
+                        #(#arms)*
+                        _ => false,
+                    });
+                }
+            },
+        )
+    };
+    let seen_decl = quote!(#seen_decl #absent_decl);
+    let missing = quote!(#missing #absent);
     // `deny_unknown_fields`: a key nothing claims is an issue, in serde's words.
     let unknown = if rules.deny_unknown && flattened.is_empty() {
         quote! {

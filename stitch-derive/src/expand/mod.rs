@@ -88,8 +88,9 @@ struct Parts {
 ///     impl<T> Args<T> where … { /* helpers */ }     // only when there are any
 ///     impl<T> _stitch::Coerce for Args<T> where … { /* body */ }
 ///     impl<T> _stitch::Describe for Args<T> where … { /* describe */ }
-///     impl<T> _stitch::ToolArgs for Args<T> where … {}
-///     _stitch::__stitch_json_schema! { [impl generics] [Args<T>] [where clause] "Args" }
+///     impl<T> _stitch::ToolArgs for Args<T> where … {
+///         const DESCRIPTION: _stitch::core::option::Option<&'static str> = Some("…");
+///     }
 /// };
 /// ```
 ///
@@ -98,9 +99,10 @@ struct Parts {
 /// pattern bindings are spanned), and nothing here trips a lint on the user's own tokens.
 /// The hygiene test (under `#![deny(warnings)]`) and clippy on the tests crate keep it so.
 ///
-/// The `where` clause is [`generics::bounded`]'s. The last line is a `macro_rules!` of the
-/// runtime: it writes the `JsonSchema` impl when the runtime's `schemars` feature is on, and
-/// nothing otherwise (a derive cannot see the runtime's features).
+/// The `where` clause is [`generics::bounded`]'s. `ToolArgs` carries the type's description
+/// (its doc comment or `#[stitch(description = "…")]`), as plain text. No `JsonSchema` impl
+/// is written: a user's own `#[derive(JsonSchema)]` must not meet one (features unify across
+/// a build); `Args<T>` is the runtime's `JsonSchema` of a tool's arguments.
 fn wrap(cont: &Container, parts: Parts) -> TokenStream {
     let Parts {
         body,
@@ -115,7 +117,10 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
         None => quote!(use #krate::__private as _stitch;),
     };
     let ident = cont.ident;
-    let name = ident.to_string();
+    let description = match schema::described(&cont.attrs.description, &cont.doc) {
+        Some(text) => quote!(_stitch::core::option::Option::Some(#text)),
+        None => quote!(_stitch::core::option::Option::None),
+    };
     let generics = generics::bounded(cont);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let helpers = if helpers.is_empty() {
@@ -148,10 +153,8 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
             }
 
             #[automatically_derived]
-            impl #impl_generics _stitch::ToolArgs for #ident #ty_generics #where_clause {}
-
-            _stitch::__stitch_json_schema! {
-                [#impl_generics] [#ident #ty_generics] [#where_clause] #name
+            impl #impl_generics _stitch::ToolArgs for #ident #ty_generics #where_clause {
+                const DESCRIPTION: _stitch::core::option::Option<&'static str> = #description;
             }
         };
     }

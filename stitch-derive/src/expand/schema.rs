@@ -31,7 +31,10 @@ fn esc(text: &str) -> String {
 }
 
 /// The description: `#[stitch(description = "…")]`, else the doc comment.
-fn described(attr: &Option<crate::attr::Spanned<String>>, doc: &Option<String>) -> Option<String> {
+pub(super) fn described(
+    attr: &Option<crate::attr::Spanned<String>>,
+    doc: &Option<String>,
+) -> Option<String> {
     attr.as_ref()
         .map(|d| d.value.clone())
         .or_else(|| doc.clone())
@@ -78,7 +81,20 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
             (object(&cx, fields, description), quote!(false))
         }
         Data::Newtype(field) => (field_schema(&cx, field), optional_of(&cx, field)),
-        Data::Enum(variants) => (enumeration(&cx, variants), quote!(false)),
+        Data::Enum(variants) => {
+            let schema = enumeration(&cx, variants);
+            // The enum's own description, at its root (a struct's is in its object).
+            match described(&cont.attrs.description, &cont.doc) {
+                Some(description) => {
+                    let description = esc(&description);
+                    (
+                        quote!(&_stitch::Schema::Described { description: #description, inner: #schema }),
+                        quote!(false),
+                    )
+                }
+                None => (schema, quote!(false)),
+            }
+        }
         Data::Unsupported => (quote!(&_stitch::Schema::Any), quote!(false)),
     };
     let name = esc(&cont.ident.to_string());

@@ -5,9 +5,14 @@
 //! composes the trees of a struct's fields, and [`write()`](write::write) renders a tree as JSON
 //! text in a `const fn` ([`write`]), so that
 //! [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs::INPUT_SCHEMA) is a constant ([`text`]).
-//! Every subschema is inline (no `$ref`, no `$defs`), except inside a recursive type, whose
-//! root carries an `$anchor` that its self-references point to.
+//! Every subschema is inline, except for recursive types: the first place a recursive type
+//! appears carries an `$anchor` (its name), which its self-references and every later place
+//! it appears point to (`{"$ref":"#Name"}`); each anchor is written once per schema. The
+//! newtype variant of an internally tagged enum whose content is a recursive struct adds its
+//! tag to that struct's properties, so the plain struct is written under `$defs` beside it,
+//! carrying the anchor.
 
+pub(crate) mod check;
 pub(crate) mod text;
 pub(crate) mod write;
 
@@ -102,6 +107,14 @@ pub enum Schema {
         /// The schema.
         inner: &'static Schema,
     },
+    /// A type's own description (an enum's doc comment) around its schema: a property's
+    /// description, where there is one, wins, as it does over a struct's.
+    Described {
+        /// The description, JSON-escaped.
+        description: &'static str,
+        /// The schema.
+        inner: &'static Schema,
+    },
     /// A field's `min_items` / `max_items`, applied to the array form of `inner`.
     Bounded {
         /// The field type's schema.
@@ -180,6 +193,34 @@ pub(crate) const fn as_object(schema: &Schema) -> Option<&Object> {
         Schema::Object(object) => Some(object),
         Schema::Anchored { inner, .. } => as_object(inner),
         Schema::Bounded { inner, .. } => as_object(inner),
+        Schema::Described { inner, .. } => as_object(inner),
         _ => None,
+    }
+}
+
+/// Whether every value `schema` accepts is a JSON object: a struct, a map, a tagged enum, or
+/// an untagged enum of such members. Such a union's schema says `"type":"object"` beside its
+/// `oneOf`/`anyOf`, and only such a type can be a tool's arguments.
+pub(crate) const fn is_object(schema: &Schema) -> bool {
+    match schema {
+        Schema::Object(_)
+        | Schema::Map(_)
+        | Schema::Tagged { .. }
+        | Schema::Adjacent { .. }
+        | Schema::External { .. } => true,
+        Schema::Anchored { inner, .. }
+        | Schema::Bounded { inner, .. }
+        | Schema::Described { inner, .. } => is_object(inner),
+        Schema::OneOf(members) | Schema::AnyOf(members) => {
+            let mut i = 0;
+            while i < members.len() {
+                if !is_object(members[i]) {
+                    return false;
+                }
+                i += 1;
+            }
+            !members.is_empty()
+        }
+        _ => false,
     }
 }

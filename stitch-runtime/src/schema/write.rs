@@ -1,12 +1,17 @@
 //! The const writer: renders a [`Schema`] tree as JSON text during compilation.
 
-use crate::schema::{as_object, Object, Schema, ONE_OR_MANY_NOTE};
+use crate::schema::{as_object, is_object, Object, Schema, ONE_OR_MANY_NOTE};
 
 /// Renders `schema` as JSON text into `buf`, returning the length the text needs. With a
 /// buffer too short (or empty) nothing past its end is written, so a first call with an
 /// empty buffer measures and a second one writes.
 pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
-    let mut w = Writer { buf, at: 0 };
+    let mut w = Writer {
+        buf,
+        at: 0,
+        anchors: [""; MAX_ANCHORS],
+        anchored: 0,
+    };
     w.schema(schema, Extras::NONE, NO_BOUNDS);
     w.at
 }
@@ -45,12 +50,55 @@ impl Extras {
 
 const NO_BOUNDS: (usize, usize) = (0, usize::MAX);
 
+/// How many distinct recursive types one schema names; past that, a recursive type is
+/// written whole again (a schema that large is far past any provider's limits).
+const MAX_ANCHORS: usize = 32;
+
 struct Writer<'a> {
     buf: &'a mut [u8],
     at: usize,
+    /// The anchors written so far: a recursive type met again is a `$ref` to its anchor, so
+    /// that no anchor is written twice.
+    anchors: [&'static str; MAX_ANCHORS],
+    anchored: usize,
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 impl Writer<'_> {
+    /// Whether the anchor `name` is written already.
+    const fn written(&self, name: &str) -> bool {
+        let mut i = 0;
+        while i < self.anchored {
+            if same(self.anchors[i], name) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// Notes that the anchor `name` is being written.
+    const fn note_anchor(&mut self, name: &'static str) {
+        if self.anchored < MAX_ANCHORS {
+            self.anchors[self.anchored] = name;
+            self.anchored += 1;
+        }
+    }
+
     const fn raw(&mut self, bytes: &[u8]) {
         // One copy of the slice (cheap in const evaluation, unlike a loop over bytes); a
         // measuring pass has an empty buffer and only counts.
@@ -215,20 +263,29 @@ impl Writer<'_> {
                 self.array(Extras::NONE, item, bounds.0, bounds.1, false);
                 self.raw(b"]}");
             }
-            Schema::AnyOf(members) => self.keyed_list(extras, "anyOf", members),
-            Schema::OneOf(members) => self.keyed_list(extras, "oneOf", members),
+            Schema::AnyOf(members) => self.keyed_list(extras, "anyOf", members, schema),
+            Schema::OneOf(members) => self.keyed_list(extras, "oneOf", members, schema),
             Schema::Tagged { tag, value, body } => match body {
                 Schema::Object(object) => self.object(object, extras, Some((tag, value))),
                 Schema::Anchored {
                     anchor,
                     inner: Schema::Object(object),
                 } => {
-                    // A recursive variant body keeps its anchor, which its fields refer to.
-                    self.raw(b"{\"$anchor\":");
-                    self.string(anchor);
-                    let start = self.at;
-                    self.object(object, extras, Some((tag, value)));
-                    self.join_after(start);
+                    // A recursive struct as a variant's content: its self-references mean
+                    // the struct without the tag, so the anchor goes on the plain struct,
+                    // written under `$defs` here unless it is written already.
+                    if self.written(anchor) {
+                        self.object(object, extras, Some((tag, value)));
+                    } else {
+                        self.raw(b"{\"$defs\":{");
+                        self.string(anchor);
+                        self.raw(b":");
+                        self.schema(body, Extras::NONE, NO_BOUNDS);
+                        self.raw(b"}");
+                        let start = self.at;
+                        self.object(object, extras, Some((tag, value)));
+                        self.join_after(start);
+                    }
                 }
                 _ => self.object(&Object::EMPTY, extras, Some((tag, value))),
             },
@@ -288,7 +345,26 @@ impl Writer<'_> {
                 self.escaped(anchor);
                 self.raw(b"\"}");
             }
+            Schema::Anchored { anchor, .. } if self.written(anchor) => {
+                // Met before in this schema: a reference to where it was written, with the
+                // field's item bounds beside it.
+                let mut first = self.open(extras);
+                self.key(&mut first, "$ref");
+                self.raw(b"\"#");
+                self.escaped(anchor);
+                self.raw(b"\"");
+                if bounds.0 > 0 {
+                    self.key(&mut first, "minItems");
+                    self.unsigned(bounds.0 as u128);
+                }
+                if bounds.1 != usize::MAX {
+                    self.key(&mut first, "maxItems");
+                    self.unsigned(bounds.1 as u128);
+                }
+                self.raw(b"}");
+            }
             Schema::Anchored { anchor, inner } => {
+                self.note_anchor(*anchor);
                 // The anchor goes first in the inner schema's object.
                 self.raw(b"{\"$anchor\":");
                 self.string(anchor);
@@ -296,6 +372,16 @@ impl Writer<'_> {
                 self.schema(inner, extras, bounds);
                 // Replace the inner `{` with `,` (or drop it for an empty object).
                 self.join_after(start);
+            }
+            Schema::Described { description, inner } => {
+                let extras = match extras.description {
+                    Some(_) => extras,
+                    None => Extras {
+                        description: Some(description),
+                        default: extras.default,
+                    },
+                };
+                self.schema(inner, extras, bounds)
             }
             Schema::Bounded { inner, min, max } => {
                 let min = if *min > bounds.0 { *min } else { bounds.0 };
@@ -374,8 +460,14 @@ impl Writer<'_> {
         self.raw(b"}");
     }
 
-    const fn keyed_list(&mut self, extras: Extras, key: &str, members: &[&Schema]) {
+    /// A union's `anyOf` / `oneOf`; `"type":"object"` beside it when every member is an
+    /// object (a tagged enum), as a tool's root schema must say.
+    const fn keyed_list(&mut self, extras: Extras, key: &str, members: &[&Schema], of: &Schema) {
         let mut first = self.open(extras);
+        if is_object(of) {
+            self.key(&mut first, "type");
+            self.string("object");
+        }
         self.key(&mut first, key);
         self.list(members);
         self.raw(b"}");

@@ -16,8 +16,8 @@ use crate::ToolArgs;
 /// the deserializer's own error, whose message is the [`ArgsError`](crate::ArgsError)'s
 /// full text (every issue, one per line).
 ///
-/// With the `schemars` feature, `Args<T>` is `schemars::JsonSchema` exactly as `T` is, so a
-/// framework that advertises a schema from it advertises stitch's, inline.
+/// With the `schemars` feature, `Args<T>` is `schemars::JsonSchema`, giving stitch's input
+/// schema of `T` inline, so a framework that advertises a schema from it advertises stitch's.
 ///
 /// ```
 /// use stitch_runtime::{Args, OneOrMany, ToolArgs};
@@ -86,22 +86,28 @@ impl<T: Serialize> Serialize for Args<T> {
     }
 }
 
+/// stitch's input schema of `T` ([`ToolArgs::input_schema`]), inline: what rmcp's
+/// `Parameters<Args<T>>` advertises. `T` needs no `JsonSchema` of its own (and may derive
+/// schemars' one for other uses: that one is not consulted here).
 #[cfg(feature = "schemars")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
-impl<T: schemars::JsonSchema> schemars::JsonSchema for Args<T> {
+impl<T: ToolArgs> schemars::JsonSchema for Args<T> {
     fn inline_schema() -> bool {
-        T::inline_schema()
+        true
     }
 
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        T::schema_name()
+        // The type's own name, without its module path or generic arguments' paths.
+        let name = std::any::type_name::<T>();
+        let base = name.split('<').next().unwrap_or(name);
+        base.rsplit("::").next().unwrap_or(base).to_owned().into()
     }
 
     fn schema_id() -> std::borrow::Cow<'static, str> {
-        T::schema_id()
+        format!("stitch::Args<{}>", std::any::type_name::<T>()).into()
     }
 
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        T::json_schema(generator)
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::surface::schemars::stitch_schema::<T>()
     }
 }

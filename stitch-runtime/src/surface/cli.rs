@@ -63,7 +63,10 @@ enum Node {
 
 /// `schema` without what does not change its kind: an anchor, item bounds.
 fn core(mut schema: &'static Schema) -> &'static Schema {
-    while let Schema::Anchored { inner, .. } | Schema::Bounded { inner, .. } = schema {
+    while let Schema::Anchored { inner, .. }
+    | Schema::Bounded { inner, .. }
+    | Schema::Described { inner, .. } = schema
+    {
         schema = inner;
     }
     schema
@@ -305,6 +308,15 @@ fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
 /// The description a property renders with: its own (`given`), with a `OneOrMany`'s note
 /// after it, else a struct's doc comment; a user's schema text keeps its own.
 fn described(schema: &'static Schema, given: Option<String>) -> Option<String> {
+    // An enum's own description, beneath bounds or an anchor.
+    let mut own = schema;
+    let given = loop {
+        match own {
+            Schema::Anchored { inner, .. } | Schema::Bounded { inner, .. } => own = inner,
+            Schema::Described { description, .. } => break given.or(Some(unescape(description))),
+            _ => break given,
+        }
+    };
     match core(schema) {
         Schema::OneOrMany(_) => Some(match given {
             Some(given) => format!("{given} {}", unescape(ONE_OR_MANY_NOTE)),

@@ -23,18 +23,48 @@
 //! assert_eq!(parameters["properties"]["zoom"]["anyOf"][1], serde_json::json!({"type": "null"}));
 //! ```
 
+use core::marker::PhantomData;
+
 use serde_json::{json, Map, Value};
 
+use crate::schema::{check, Describe};
 use crate::ToolArgs;
 
-/// The description to use: the one given, else the type's doc comment, else none.
+/// The description to use: the one given, else the type's ([`ToolArgs::DESCRIPTION`]), else
+/// none.
 fn description<T: ToolArgs>(given: Option<&str>) -> Option<String> {
-    given.map(str::to_owned).or_else(|| {
-        T::input_schema()
-            .get("description")?
-            .as_str()
-            .map(str::to_owned)
-    })
+    given.or(T::DESCRIPTION).map(str::to_owned)
+}
+
+/// The checks of `T`'s schema tree where `T` is used as a tool, as constants: evaluated
+/// during compilation, where a `tool::…::<T>` call is compiled (`cargo build`), so a type
+/// that cannot be a tool is a compile error there, naming why.
+struct Checks<T>(PhantomData<T>);
+
+impl<T: ToolArgs> Checks<T> {
+    /// Every provider takes an object at the root.
+    const OBJECT_ROOT: () = match check::tool_root(<T as Describe>::SCHEMA) {
+        Some(message) => panic!("{}", message.as_str()),
+        None => (),
+    };
+    /// OpenAI's strict mode takes less (see [`check::strict`]).
+    const STRICT: () = match check::strict(<T as Describe>::SCHEMA) {
+        Some(message) => panic!("{}", message.as_str()),
+        None => (),
+    };
+}
+
+/// Fails the build where it is compiled for a `T` whose arguments are not an object.
+#[inline(always)]
+pub(crate) fn assert_object_root<T: ToolArgs>() {
+    let () = Checks::<T>::OBJECT_ROOT;
+}
+
+/// Fails the build where it is compiled for a `T` that OpenAI's strict mode cannot express
+/// (the object-root check included).
+#[inline(always)]
+pub(crate) fn assert_strict<T: ToolArgs>() {
+    let () = Checks::<T>::STRICT;
 }
 
 fn with_description(mut object: Map<String, Value>, description: Option<String>) -> Value {
@@ -46,6 +76,7 @@ fn with_description(mut object: Map<String, Value>, description: Option<String>)
 
 /// An MCP `Tool` (`tools/list`): `{"name", "description", "inputSchema"}`.
 pub fn mcp<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
+    assert_object_root::<T>();
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
     let mut tool = match with_description(tool, self::description::<T>(description)) {
@@ -58,6 +89,7 @@ pub fn mcp<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 
 /// An Anthropic tool: `{"name", "description", "input_schema"}`.
 pub fn anthropic<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
+    assert_object_root::<T>();
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
     if let Some(d) = self::description::<T>(description) {
@@ -69,6 +101,7 @@ pub fn anthropic<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 
 /// An OpenAI function tool: `{"type":"function","function":{"name","description","parameters"}}`.
 pub fn openai<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
+    assert_object_root::<T>();
     function(
         name,
         self::description::<T>(description),
@@ -78,12 +111,18 @@ pub fn openai<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 }
 
 /// An OpenAI function tool in strict mode (`"strict": true`), its parameters rewritten for it:
-/// every property required (an optional one nullable), `"additionalProperties": false` on every
-/// object, `oneOf` as `anyOf`, and keywords strict mode refuses dropped.
+/// every property required (an optional or defaulted one nullable: stitch reads its `null` as
+/// the field left out), `"additionalProperties": false` on every object, `oneOf` as `anyOf`,
+/// a recursive type under `$defs` (`{"$ref": "#/$defs/Name"}`, the root itself `#`), and
+/// keywords strict mode refuses dropped.
 ///
-/// Strict mode cannot say "a map with any keys": a map's value schema is dropped and it
-/// accepts only `{}`. Give such a tool the non-strict definition ([`openai`]).
+/// Strict mode takes an object with properties at the root, closes every object and has no
+/// tuples, so a type whose arguments are an enum, or that holds a map, a flattened map or a
+/// tuple anywhere, cannot be expressed without advertising other values than it accepts: such
+/// a type is a compile error where this function is compiled for it (`cargo build`), naming
+/// the field. Give it the non-strict definition ([`openai`]).
 pub fn openai_strict<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
+    assert_strict::<T>();
     function(
         name,
         self::description::<T>(description),
@@ -116,22 +155,89 @@ const NOT_IN_STRICT: &[&str] = &[
 
 /// Rewrites a schema for OpenAI's strict mode: every property is required, an optional one
 /// becomes `anyOf [T, {"type":"null"}]`, every object gets `"additionalProperties": false`,
-/// `oneOf` becomes `anyOf`, a self-reference to the root's `$anchor` becomes `#`, and
-/// keywords strict mode refuses are dropped.
+/// `oneOf` becomes `anyOf`, and keywords strict mode refuses are dropped. Recursive types go
+/// to `$defs`: a subschema carrying an `$anchor` moves to `$defs/Name` and is replaced by
+/// `{"$ref": "#/$defs/Name"}` (its description stays at the reference), a reference to the
+/// root's anchor becomes `#`, so every `$ref` resolves without anchors.
 ///
-/// Strict mode cannot say "a map with any keys": a map's value schema is dropped and it
-/// accepts only `{}`. Give such a tool the non-strict definition.
+/// What strict mode cannot say (maps, tuples, an enum at the root) is refused during
+/// compilation by [`assert_strict`] before this runs.
 pub(crate) fn strict_schema(schema: &Value) -> Value {
-    let root_anchor = schema
-        .get("$anchor")
-        .and_then(Value::as_str)
-        .map(|a| format!("#{a}"));
     let mut out = schema.clone();
-    strict_in(&mut out, root_anchor.as_deref());
+    let root_anchor = match &mut out {
+        Value::Object(root) => match root.remove("$anchor") {
+            Some(Value::String(anchor)) => Some(anchor),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut defs = Map::new();
+    hoist(&mut out, &mut defs);
+    let target = |anchor: &str| {
+        if root_anchor.as_deref() == Some(anchor) {
+            "#".to_owned()
+        } else {
+            format!("#/$defs/{anchor}")
+        }
+    };
+    retarget(&mut out, &target);
+    for def in defs.values_mut() {
+        retarget(def, &target);
+        strict_in(def);
+    }
+    strict_in(&mut out);
+    if let (Value::Object(root), false) = (&mut out, defs.is_empty()) {
+        root.insert("$defs".to_owned(), Value::Object(defs));
+    }
     out
 }
 
-fn strict_in(schema: &mut Value, root_anchor: Option<&str>) {
+/// Moves every anchored subschema below `schema` (and every `$defs` entry) into `defs`,
+/// leaving a reference in its place.
+fn hoist(schema: &mut Value, defs: &mut Map<String, Value>) {
+    match schema {
+        Value::Array(items) => items.iter_mut().for_each(|item| hoist(item, defs)),
+        Value::Object(object) => {
+            if let Some(Value::Object(nested)) = object.remove("$defs") {
+                for (_, mut def) in nested {
+                    hoist(&mut def, defs);
+                }
+            }
+            object.values_mut().for_each(|v| hoist(v, defs));
+            let Some(Value::String(anchor)) = object.remove("$anchor") else {
+                return;
+            };
+            let mut reference = Map::new();
+            if let Some(description) = object.remove("description") {
+                reference.insert("description".to_owned(), description);
+            }
+            reference.insert("$ref".to_owned(), Value::String(format!("#{anchor}")));
+            let def = std::mem::replace(schema, Value::Object(reference));
+            defs.entry(anchor).or_insert(def);
+        }
+        _ => {}
+    }
+}
+
+/// Points every `{"$ref": "#Name"}` at `target(Name)`.
+fn retarget(schema: &mut Value, target: &dyn Fn(&str) -> String) {
+    match schema {
+        Value::Array(items) => items.iter_mut().for_each(|item| retarget(item, target)),
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get_mut("$ref") {
+                if let Some(anchor) = reference.strip_prefix('#').filter(|a| !a.starts_with('/')) {
+                    if !anchor.is_empty() {
+                        *reference = target(anchor);
+                    }
+                }
+            }
+            object.values_mut().for_each(|v| retarget(v, target));
+        }
+        _ => {}
+    }
+}
+
+fn strict_in(schema: &mut Value) {
     let Value::Object(object) = schema else {
         return;
     };
@@ -140,11 +246,6 @@ fn strict_in(schema: &mut Value, root_anchor: Option<&str>) {
     }
     if let Some(one_of) = object.remove("oneOf") {
         object.insert("anyOf".to_owned(), one_of);
-    }
-    if let (Some(Value::String(target)), Some(root)) = (object.get_mut("$ref"), root_anchor) {
-        if target == root {
-            *target = "#".to_owned();
-        }
     }
     let is_object = object.get("type").and_then(Value::as_str) == Some("object");
     if is_object {
@@ -162,7 +263,7 @@ fn strict_in(schema: &mut Value, root_anchor: Option<&str>) {
         if let Value::Object(properties) = properties {
             for (name, property) in properties.iter_mut() {
                 all.push(Value::String(name.clone()));
-                strict_in(property, root_anchor);
+                strict_in(property);
                 if !required.contains(name) {
                     let description = match property {
                         Value::Object(p) => p.remove("description"),
@@ -183,10 +284,8 @@ fn strict_in(schema: &mut Value, root_anchor: Option<&str>) {
     }
     for key in ["items", "anyOf", "prefixItems", "not"] {
         match object.get_mut(key) {
-            Some(Value::Array(members)) => {
-                members.iter_mut().for_each(|m| strict_in(m, root_anchor))
-            }
-            Some(member @ Value::Object(_)) => strict_in(member, root_anchor),
+            Some(Value::Array(members)) => members.iter_mut().for_each(strict_in),
+            Some(member @ Value::Object(_)) => strict_in(member),
             _ => {}
         }
     }

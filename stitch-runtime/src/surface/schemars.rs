@@ -1,5 +1,7 @@
-//! `schemars::JsonSchema` (feature `schemars`): stitch's schema, inline, for code that speaks
-//! schemars, such as rmcp's `Parameters<T>`.
+//! `schemars::JsonSchema` (feature `schemars`) for [`Args<T>`](crate::Args) (stitch's schema
+//! of `T`, inline) and [`OneOrMany<T>`], for code that speaks schemars, such as rmcp's
+//! `Parameters<T>`. A derived type gets none of its own, so that a user's
+//! `#[derive(JsonSchema)]` beside `ToolArgs` compiles with the feature on or off.
 
 use std::borrow::Cow;
 
@@ -31,7 +33,7 @@ impl<T: JsonSchema> JsonSchema for OneOrMany<T> {
     }
 }
 
-/// The body of a derived type's `JsonSchema`: its input schema, inline.
-pub fn derived_schema(schema: &serde_json::Value) -> Schema {
-    Schema::try_from(schema.clone()).unwrap_or_default()
+/// `T`'s input schema as schemars holds it (the schema is always a JSON object).
+pub(crate) fn stitch_schema<T: crate::ToolArgs>() -> Schema {
+    Schema::try_from(T::input_schema().clone()).unwrap_or_default()
 }

@@ -128,3 +128,25 @@ pub fn owns_nothing(_: &str) -> bool {
 pub fn owns_everything(_: &str) -> bool {
     true
 }
+
+/// Whether serde may leave a field of type `T` out while refusing its `null`: a defaulted
+/// field (`#[serde(default)]`) of a type that does not read `null` itself (not an `Option`,
+/// not `serde_json::Value`). Such a field's `null` is taken as the field left out
+/// (`docs/rules.md#r8`).
+#[inline]
+pub const fn null_is_absent<T: Coerce>() -> bool {
+    !T::OPTIONAL && !matches!(T::SHAPE.kind, Kind::Any)
+}
+
+/// Rule R8: drops from `map` each key whose value is `null` and that `absent` names (the
+/// defaulted fields of [`null_is_absent`] types), so serde uses the field's default. In the
+/// check pass this only notes that a repair is due; the apply pass drops the keys, keeping
+/// the others in their order.
+#[cold]
+pub fn drop_absent(map: &mut Map<String, Value>, cx: &mut Cx, absent: fn(&str) -> bool) {
+    if cx.is_apply() {
+        map.retain(|key, value| !(value.is_null() && absent(key)));
+    } else {
+        cx.due();
+    }
+}

@@ -23,8 +23,8 @@ mod untagged;
 
 pub use self::cx::Cx;
 pub use self::helpers::{
-    owns_everything, owns_nothing, untyped_entries, walk_flat_map, walk_items, walk_leaf, walk_map,
-    walk_object, walk_seq,
+    drop_absent, null_is_absent, owns_everything, owns_nothing, untyped_entries, walk_flat_map,
+    walk_items, walk_leaf, walk_map, walk_object, walk_seq,
 };
 pub use self::union::union_string;
 pub use self::untagged::{deserialized, untagged, Member};

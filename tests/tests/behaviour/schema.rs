@@ -112,7 +112,12 @@ fn wire_names_defaults_and_enums() {
     let filters = &properties["filters"];
     assert_eq!(
         filters["properties"]["kinds"]["items"],
-        json!({"type": "string", "enum": ["file", "dir", "link"]})
+        json!({
+            "description": "Which kinds of entry a search returns.",
+            "type": "string",
+            "enum": ["file", "dir", "link"]
+        }),
+        "a unit-only enum is a string, described by its doc comment"
     );
     assert!(
         filters["properties"]["ext"].is_object(),
@@ -124,6 +129,7 @@ fn wire_names_defaults_and_enums() {
 #[test]
 fn tagged_enums_are_one_of_with_a_constant_tag() {
     let action = &Act::input_schema()["properties"]["action"];
+    assert_eq!(action["type"], "object", "every member is an object");
     let members = action["oneOf"].as_array().unwrap();
     assert_eq!(members.len(), 4);
     let tags: Vec<&Value> = members
@@ -677,22 +683,19 @@ fn assert_strict(schema: &Value) {
 
 #[test]
 fn strict_openai_tools_meet_strict_mode_rules() {
-    let strict = tool::openai_strict::<Act>("act", None);
+    let strict = tool::openai_strict::<Search>("search", None);
     assert_eq!(strict["function"]["strict"], true);
     let parameters = &strict["function"]["parameters"];
     assert_strict(parameters);
     // An optional property may be null instead.
     assert_eq!(
-        parameters["properties"]["reason"]["anyOf"],
-        json!([{"type": "string"}, {"type": "null"}])
+        parameters["properties"]["filters"]["anyOf"][1],
+        json!({"type": "null"})
     );
-    assert_eq!(
-        parameters["properties"]["reason"]["description"],
-        "Why, in a sentence."
-    );
-    let search = tool::openai_strict::<Search>("search", None);
-    assert_strict(&search["function"]["parameters"]);
+    let view = tool::openai_strict::<ViewFile>("view_file", None);
+    assert_strict(&view["function"]["parameters"]);
     let tree = tool::openai_strict::<Tree>("tree", None);
+    assert_strict(&tree["function"]["parameters"]);
     assert_eq!(
         tree["function"]["parameters"]["properties"]["children"]["anyOf"][0]["items"],
         json!({"$ref": "#"})
@@ -702,7 +705,7 @@ fn strict_openai_tools_meet_strict_mode_rules() {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct BesideSchemars {
     paths: OneOrMany<String>,
-    edit: Edit,
+    edit: stitch_runtime::Args<Edit>,
 }
 
 #[test]
@@ -714,7 +717,7 @@ fn schemars_sees_the_same_schema() {
     assert_eq!(
         &generated["properties"]["edit"],
         Edit::input_schema(),
-        "a derived type is inline"
+        "a derived type, through Args, is inline"
     );
     assert!(generated.get("$defs").is_none(), "{generated}");
 }

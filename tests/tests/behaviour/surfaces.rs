@@ -180,10 +180,7 @@ fn args_is_its_value() {
 fn args_has_the_types_schema_inline() {
     use schemars::{JsonSchema, SchemaGenerator};
 
-    assert_eq!(
-        <Args<ViewFile> as JsonSchema>::schema_name(),
-        <ViewFile as JsonSchema>::schema_name()
-    );
+    assert_eq!(<Args<ViewFile> as JsonSchema>::schema_name(), "ViewFile");
     assert!(<Args<MarkEdit> as JsonSchema>::inline_schema());
 
     let mut generator = SchemaGenerator::default();
