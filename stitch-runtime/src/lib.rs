@@ -75,6 +75,10 @@
 //!   arguments' own object included, as serde_json's parser allows: the one more is refused
 //!   with an [`IssueKind::TooDeep`] issue at its path, the same on every surface, never a
 //!   stack overflow.
+//! - **R8, null as absent.** A defaulted field (`#[serde(default)]`) whose type does not read
+//!   `null` (not an `Option`, not `serde_json::Value`) takes `null` as the field left out: the
+//!   key is dropped and serde gives the default. OpenAI's strict mode makes such a field
+//!   nullable, so every value a schema stitch emits accepts is accepted.
 //!
 //! Two cases decided (and tested): `OneOrMany<serde_json::Value>` is string-bearing, and its
 //! array member takes any list, so `"[1,2]"` there is refused as a list written as text; a

@@ -87,8 +87,9 @@ pub trait ToolArgs: Coerce {
     /// The check is the one `from_value` runs: every list written as text, type error,
     /// missing required field and unknown field (under `deny_unknown_fields`) is an issue, in
     /// the type's field order. On `Ok`, JSON text at structured positions has been replaced
-    /// by what it parses to; nothing else changed and no key was added, dropped or
-    /// reordered. On `Err`, `args` is exactly as it was.
+    /// by what it parses to, and the key of a defaulted field sent as `null` is dropped (R8);
+    /// nothing else changed and no key was added or reordered. On `Err`, `args` is exactly
+    /// as it was.
     #[inline]
     fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
         run::<Self>(args).map_err(|(error, _)| error)

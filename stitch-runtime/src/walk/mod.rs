@@ -1,7 +1,7 @@
 //! The walk: the [`Coerce`] trait that every argument type implements, [`run`] (check, then
 //! apply), and the walker state [`Cx`] it carries down the arguments.
 //!
-//! Each position in an argument type knows its own rule (see the crate docs, R1–R7). The derive
+//! Each position in an argument type knows its own rule (see the crate docs, R1–R8). The derive
 //! implements [`Coerce`] for structs and enums; this module implements it for the standard
 //! types. A call is walked twice at most: a *check* pass that reads and collects issues but
 //! changes nothing, then, only when the check found JSON text to repair and no issue, an *apply*

@@ -197,3 +197,49 @@ fn text_list_inside_real_array_is_a_plain_string() {
 fn bracketed_names_in_real_array_are_kept() {
     kept::<Paths>(json!({"paths": ["nested/pic.png", "[preview].PNG"]}));
 }
+
+#[derive(Debug, Default, PartialEq, Deserialize, ToolArgs)]
+struct Filters {
+    #[serde(default)]
+    case: bool,
+    #[serde(default)]
+    tags: Vec<String>,
+    limit: Option<u32>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct WithFilters {
+    query: String,
+    #[serde(default)]
+    filters: Filters,
+    #[serde(default)]
+    names: OneOrMany<String>,
+}
+
+#[test]
+fn null_at_a_defaulted_field_is_the_field_left_out() {
+    repaired::<WithFilters>(
+        json!({"query": "q", "filters": {"case": null, "tags": null, "limit": null}}),
+        json!({"query": "q", "filters": {"limit": null}}),
+    );
+    repaired::<WithFilters>(
+        json!({"query": "q", "filters": null, "names": null}),
+        json!({"query": "q"}),
+    );
+    let read = WithFilters::from_value(json!({"query": "q", "filters": null})).unwrap();
+    assert_eq!(read.filters, Filters::default());
+    // On a refusal nothing is dropped.
+    let args = json!({"query": 5, "filters": {"case": null}});
+    let s = surfaces::<WithFilters>(&args);
+    assert_eq!(
+        issues(&s.coerced.0.unwrap_err()),
+        [("query".to_owned(), IssueKind::Invalid)]
+    );
+    assert_eq!(s.coerced.1, args);
+    // A required field's null is still serde's type error.
+    let err = WithFilters::from_value(json!({"query": null})).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "query: invalid type: null, expected a string"
+    );
+}

@@ -1,0 +1,655 @@
+//! Round trip: every value valid under a schema stitch emits for a provider is accepted by
+//! `from_value` of the same type (and by `from_json`, `coerce_value` and `Args<T>`), and every
+//! `$ref` in an emitted schema resolves, with no `$anchor` written twice.
+//!
+//! Instances are generated FROM each emitted schema (a generator over the schema `Value`, so
+//! a new provider format is one more row in [`surfaces`] or [`strict_surfaces`]), each checked
+//! valid by the `jsonschema` crate first, so the generator is known to generate valid
+//! instances, then read by stitch. Each schema is sampled in several modes, so that every
+//! nullable is sent as `null` and as a value, and every optional property present and absent.
+
+use std::collections::BTreeSet;
+
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use stitch_runtime::{tool, Args, OneOrMany, ToolArgs};
+use stitch_tests::tools::{Act, Edit, Search, ViewFile};
+
+// ---- The types -------------------------------------------------------------------------
+
+/// Options, every one defaulted.
+#[derive(Debug, Default, PartialEq, Deserialize, ToolArgs)]
+pub struct Options {
+    /// Match case.
+    #[serde(default)]
+    case: bool,
+    /// Tags.
+    #[serde(default)]
+    tags: Vec<String>,
+    #[serde(default)]
+    depth: u8,
+    limit: Option<u32>,
+    #[serde(default)]
+    inner: Inner,
+}
+
+#[derive(Debug, Default, PartialEq, Deserialize, ToolArgs)]
+pub struct Inner {
+    #[serde(default)]
+    names: Vec<String>,
+    #[serde(default)]
+    on: bool,
+}
+
+/// Flattened, with a container default.
+#[derive(Debug, Default, PartialEq, Deserialize, ToolArgs)]
+#[serde(default)]
+pub struct Extra {
+    verbose: bool,
+    level: u8,
+}
+
+/// Defaults at every level: nested, flattened, optional lists.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Defaults {
+    query: String,
+    #[serde(default)]
+    options: Options,
+    #[serde(default, alias = "caseSensitive")]
+    case: bool,
+    #[serde(default)]
+    paths: Option<Vec<String>>,
+    files: Option<OneOrMany<String>>,
+    #[serde(default)]
+    ids: Vec<Option<u16>>,
+    #[serde(flatten)]
+    extra: Extra,
+    #[serde(skip_deserializing)]
+    skipped: u8,
+}
+
+/// A recursive type.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Tree {
+    name: String,
+    #[serde(default)]
+    children: Vec<Tree>,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+/// A recursive type used several times, and nested.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Forest {
+    left: Tree,
+    right: Option<Tree>,
+    #[serde(default)]
+    more: Vec<Tree>,
+}
+
+/// Act on one file.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FileAct {
+    /// Open a file.
+    Open {
+        path: String,
+        #[serde(default)]
+        line: u32,
+    },
+    /// Find files.
+    Find {
+        pattern: String,
+        #[serde(default)]
+        in_paths: Vec<String>,
+    },
+    /// Grow a tree.
+    Grow(Tree),
+    /// Stop.
+    Stop,
+}
+
+/// Adjacently tagged.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "t", content = "c")]
+pub enum Adjacent {
+    Go { to: String },
+    Wait(Options),
+    Count(u8),
+    Halt,
+}
+
+/// Externally tagged, every variant with data.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub enum External {
+    Move {
+        x: i32,
+        #[serde(default)]
+        fast: bool,
+    },
+    Say(String),
+}
+
+/// Untagged, every member an object.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum Either {
+    ByName { name: String },
+    ById { id: u64 },
+}
+
+/// Unions and sequences of every kind, inside a struct.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Mixed {
+    act: FileAct,
+    adjacent: Option<Adjacent>,
+    #[serde(default)]
+    external: Vec<External>,
+    either: Either,
+    #[stitch(max_items = 3)]
+    many: OneOrMany<u32>,
+    set: BTreeSet<i8>,
+    letter: Option<char>,
+    score: f64,
+    #[serde(default)]
+    pair: Option<(u8, String)>,
+    #[serde(default)]
+    any: Value,
+}
+
+// ---- The surfaces ------------------------------------------------------------------------
+
+/// Each provider format's schema of `T`: add a format here.
+fn surfaces<T: ToolArgs>() -> Vec<(&'static str, Value)> {
+    vec![
+        ("input_schema", T::input_schema().clone()),
+        (
+            "INPUT_SCHEMA",
+            serde_json::from_str(T::INPUT_SCHEMA).unwrap(),
+        ),
+        ("mcp", tool::mcp::<T>("t", None)["inputSchema"].clone()),
+        (
+            "anthropic",
+            tool::anthropic::<T>("t", None)["input_schema"].clone(),
+        ),
+        (
+            "openai",
+            tool::openai::<T>("t", None)["function"]["parameters"].clone(),
+        ),
+    ]
+}
+
+/// The formats a strict provider mode can express, for the types it takes.
+fn strict_surfaces<T: ToolArgs>() -> Vec<(&'static str, Value)> {
+    let mut all = surfaces::<T>();
+    all.push((
+        "openai_strict",
+        tool::openai_strict::<T>("t", None)["function"]["parameters"].clone(),
+    ));
+    all
+}
+
+// ---- The generator -----------------------------------------------------------------------
+
+/// A tiny deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// How optional properties and nullable members are chosen.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// Every optional property absent, every nullable `null`.
+    Least,
+    /// Every optional property present, every nullable `null`.
+    Nulls,
+    /// Every optional property present, every nullable a value.
+    Values,
+    /// At random.
+    Random,
+}
+
+struct Gen<'a> {
+    root: &'a Value,
+    rng: Rng,
+    mode: Mode,
+}
+
+/// Strings that are plain values everywhere: none is a list written as text (R3).
+const STRINGS: &[&str] = &["a.png", "", "file", "x y", "5", "null", "{\"a\":1}", "é"];
+
+const MAX_DEPTH: usize = 5;
+
+impl Gen<'_> {
+    fn coin(&mut self) -> bool {
+        self.rng.below(2) == 0
+    }
+
+    /// Whether to send an optional property.
+    fn present(&mut self, depth: usize) -> bool {
+        match self.mode {
+            _ if depth >= MAX_DEPTH => false,
+            Mode::Least => false,
+            Mode::Nulls | Mode::Values => true,
+            Mode::Random => self.coin(),
+        }
+    }
+
+    /// The schema a `$ref` names, in `root`: `#`, `#Anchor` or `#/$defs/Name`.
+    fn resolve(&self, reference: &str) -> Value {
+        resolve(self.root, reference).unwrap_or_else(|| panic!("unresolved $ref {reference}"))
+    }
+
+    fn value(&mut self, schema: &Value, depth: usize) -> Value {
+        let object = schema.as_object().expect("every subschema is an object");
+        for key in object.keys() {
+            assert!(KNOWN.contains(&key.as_str()), "keyword `{key}` in {schema}");
+        }
+        if let Some(Value::String(reference)) = object.get("$ref") {
+            // The keywords beside the reference apply too.
+            let mut target = self.resolve(reference);
+            for (k, v) in object {
+                if k != "$ref" && k != "description" {
+                    target[k] = v.clone();
+                }
+            }
+            return self.value(&target, depth + 1);
+        }
+        if let Some(constant) = object.get("const") {
+            return constant.clone();
+        }
+        if let Some(Value::Array(names)) = object.get("enum") {
+            return names[self.rng.below(names.len())].clone();
+        }
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(members)) = object.get(key) {
+                return self.member(members, depth);
+            }
+        }
+        match object.get("type").and_then(Value::as_str) {
+            Some("object") => self.object(object, depth),
+            Some("array") => self.array(object, depth),
+            Some("string") => match object.get("maxLength") {
+                Some(_) => json!(["x", "é", "\""][self.rng.below(3)]),
+                None => json!(STRINGS[self.rng.below(STRINGS.len())]),
+            },
+            Some("integer") => {
+                let bound = |key: &str, or: i128| {
+                    object.get(key).map_or(or, |n| {
+                        n.as_i64()
+                            .map(i128::from)
+                            .or(n.as_u64().map(i128::from))
+                            .unwrap()
+                    })
+                };
+                let min = bound("minimum", i64::MIN.into()).max(i64::MIN.into());
+                let max = bound("maximum", u64::MAX.into()).min(u64::MAX.into());
+                let n = match self.rng.below(4) {
+                    0 => min,
+                    1 => max,
+                    2 => 0i128.clamp(min, max),
+                    _ => (7i128).clamp(min, max),
+                };
+                match i64::try_from(n) {
+                    Ok(n) => json!(n),
+                    Err(_) => json!(u64::try_from(n).unwrap()),
+                }
+            }
+            Some("number") => json!([1.5, -2.0, 0.0][self.rng.below(3)]),
+            Some("boolean") => json!(self.coin()),
+            Some("null") => Value::Null,
+            Some(other) => panic!("type {other}"),
+            // `{}`: anything.
+            None => {
+                [json!(1), json!("text"), json!(null), json!({"k": [1]})][self.rng.below(4)].clone()
+            }
+        }
+    }
+
+    /// A member of a union: in `Nulls` mode the `null` one, in `Values` mode another one; past
+    /// the depth, one that does not go deeper if there is one.
+    fn member(&mut self, members: &[Value], depth: usize) -> Value {
+        let is_null = |m: &Value| m == &json!({"type": "null"});
+        let shallow = |m: &Value| {
+            is_null(m)
+                || !(m.get("$ref").is_some()
+                    || m.get("type") == Some(&json!("object"))
+                    || m.get("type") == Some(&json!("array")) && m.get("minItems").is_some())
+        };
+        let pick: Vec<&Value> = if depth >= MAX_DEPTH && members.iter().any(shallow) {
+            members.iter().filter(|m| shallow(m)).collect()
+        } else {
+            match self.mode {
+                Mode::Least | Mode::Nulls if members.iter().any(is_null) => {
+                    members.iter().filter(|m| is_null(m)).collect()
+                }
+                Mode::Values if members.iter().any(|m| !is_null(m)) => {
+                    members.iter().filter(|m| !is_null(m)).collect()
+                }
+                _ => members.iter().collect(),
+            }
+        };
+        let member = pick[self.rng.below(pick.len())].clone();
+        self.value(&member, depth + 1)
+    }
+
+    fn object(&mut self, object: &Map<String, Value>, depth: usize) -> Value {
+        let required: Vec<&str> = object
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut out = Map::new();
+        if let Some(Value::Object(properties)) = object.get("properties") {
+            for (name, property) in properties {
+                if required.contains(&name.as_str()) || self.present(depth) {
+                    out.insert(name.clone(), self.value(property, depth + 1));
+                }
+            }
+        }
+        if let Some(values @ Value::Object(_)) = object.get("additionalProperties") {
+            for i in 0..self.rng.below(3) {
+                let key = format!("extra_{i}");
+                out.insert(key, self.value(values, depth + 1));
+            }
+        }
+        Value::Object(out)
+    }
+
+    fn array(&mut self, object: &Map<String, Value>, depth: usize) -> Value {
+        if let Some(Value::Array(prefix)) = object.get("prefixItems") {
+            return prefix.iter().map(|p| self.value(p, depth + 1)).collect();
+        }
+        let min = object.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let max = object
+            .get("maxItems")
+            .and_then(Value::as_u64)
+            .map_or(3, |m| m as usize)
+            .min(min.max(3));
+        let n = match self.mode {
+            _ if depth >= MAX_DEPTH => min,
+            Mode::Least => min,
+            _ => min + self.rng.below(max - min + 1),
+        };
+        let items = object.get("items").cloned().unwrap_or(json!({}));
+        let unique = object.get("uniqueItems") == Some(&json!(true));
+        let mut out: Vec<Value> = Vec::new();
+        let mut tries = 0;
+        while out.len() < n && tries < 50 {
+            tries += 1;
+            let item = self.value(&items, depth + 1);
+            if !(unique && out.contains(&item)) {
+                out.push(item);
+            }
+        }
+        Value::Array(out)
+    }
+}
+
+/// Every keyword stitch writes; the generator is told about each (an unknown one fails the
+/// test, so a new keyword cannot slip past it).
+const KNOWN: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "anyOf",
+    "oneOf",
+    "enum",
+    "const",
+    "$ref",
+    "$anchor",
+    "$defs",
+    "minimum",
+    "maximum",
+    "minLength",
+    "maxLength",
+    "description",
+    "default",
+];
+
+/// The subschema `reference` names in `root`.
+fn resolve(root: &Value, reference: &str) -> Option<Value> {
+    if reference == "#" {
+        return Some(root.clone());
+    }
+    if let Some(pointer) = reference.strip_prefix('#').filter(|p| p.starts_with('/')) {
+        return root.pointer(pointer).cloned();
+    }
+    let anchor = reference.strip_prefix('#')?;
+    let mut found = Vec::new();
+    anchors(root, &mut found);
+    found
+        .into_iter()
+        .find(|(name, _)| name == anchor)
+        .map(|(_, schema)| schema)
+}
+
+/// Every `$anchor` in `schema`, with its subschema.
+fn anchors(schema: &Value, out: &mut Vec<(String, Value)>) {
+    match schema {
+        Value::Object(object) => {
+            if let Some(Value::String(name)) = object.get("$anchor") {
+                out.push((name.clone(), schema.clone()));
+            }
+            object.values().for_each(|v| anchors(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| anchors(v, out)),
+        _ => {}
+    }
+}
+
+/// Every `$ref` in `schema`.
+fn references(schema: &Value, out: &mut Vec<String>) {
+    match schema {
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get("$ref") {
+                out.push(reference.clone());
+            }
+            object.values().for_each(|v| references(v, out));
+        }
+        Value::Array(items) => items.iter().for_each(|v| references(v, out)),
+        _ => {}
+    }
+}
+
+// ---- The properties ----------------------------------------------------------------------
+
+/// Samples each schema of `T` in every mode; each instance must validate, then be read.
+fn round_trip<T: ToolArgs + std::fmt::Debug>(schemas: Vec<(&'static str, Value)>, runs: usize) {
+    for (surface, schema) in schemas {
+        let validator = jsonschema::validator_for(&schema)
+            .unwrap_or_else(|e| panic!("{surface}: not a valid schema: {e}\n{schema}"));
+        let mut seen_null = false;
+        for run in 0..runs {
+            let mode = [Mode::Least, Mode::Nulls, Mode::Values, Mode::Random][run % 4];
+            let mut generator = Gen {
+                root: &schema,
+                rng: Rng(0x9e37_79b9_7f4a_7c15 ^ (run as u64 + 1) * 0x2545_f491),
+                mode,
+            };
+            let instance = generator.value(&schema, 0);
+            seen_null |= instance.to_string().contains("null");
+            assert!(
+                validator.is_valid(&instance),
+                "{surface}: the generator made an invalid instance {instance}\n{schema}"
+            );
+            let read = |what: &str, result: Result<(), String>| {
+                if let Err(e) = result {
+                    panic!("{surface} ({mode:?}): {what} refused {instance}: {e}\n{schema}");
+                }
+            };
+            read(
+                "from_value",
+                T::from_value(instance.clone())
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+            );
+            read(
+                "from_json",
+                T::from_json(&instance.to_string())
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+            );
+            read(
+                "Args<T>",
+                serde_json::from_value::<Args<T>>(instance.clone())
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+            );
+            let mut coerced = instance.clone();
+            read(
+                "coerce_value",
+                T::coerce_value(&mut coerced).map_err(|e| e.to_string()),
+            );
+            // What `coerce_value` leaves, serde reads.
+            read(
+                "serde after coerce_value",
+                serde_json::from_value::<T>(coerced)
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+            );
+        }
+        if surface == "openai_strict" {
+            assert!(seen_null, "{surface}: no null was generated for {schema}");
+        }
+    }
+}
+
+#[test]
+fn every_value_a_schema_advertises_is_accepted() {
+    round_trip::<ViewFile>(strict_surfaces::<ViewFile>(), 40);
+    round_trip::<Search>(strict_surfaces::<Search>(), 80);
+    round_trip::<Defaults>(strict_surfaces::<Defaults>(), 120);
+    round_trip::<Options>(strict_surfaces::<Options>(), 40);
+    round_trip::<Tree>(strict_surfaces::<Tree>(), 40);
+    round_trip::<Forest>(strict_surfaces::<Forest>(), 80);
+    round_trip::<Edit>(surfaces::<Edit>(), 80);
+    round_trip::<Act>(surfaces::<Act>(), 120);
+    round_trip::<FileAct>(surfaces::<FileAct>(), 80);
+    round_trip::<Adjacent>(surfaces::<Adjacent>(), 40);
+    round_trip::<External>(surfaces::<External>(), 40);
+    round_trip::<Either>(surfaces::<Either>(), 40);
+    round_trip::<Mixed>(surfaces::<Mixed>(), 200);
+}
+
+/// The strict-mode failure this closes: a defaulted field sent as `null`.
+#[test]
+fn strict_mode_nulls_are_the_defaults() {
+    let parameters = &tool::openai_strict::<Defaults>("d", None)["function"]["parameters"];
+    let all_null = json!({
+        "query": "q", "options": null, "case": null, "paths": null, "files": null, "ids": null,
+        "verbose": null, "level": null,
+    });
+    assert!(jsonschema::is_valid(parameters, &all_null));
+    let read = Defaults::from_value(all_null).unwrap();
+    assert_eq!(read.options, Options::default());
+    assert_eq!((read.case, read.extra.verbose), (false, false));
+    let nested = json!({"query": "q", "options": {"case": null, "tags": null, "depth": null,
+        "limit": null, "inner": {"names": null, "on": true}}});
+    let read = Defaults::from_value(nested).unwrap();
+    assert_eq!(read.options.limit, None);
+    assert!(read.options.inner.on);
+}
+
+/// Every `$ref` of every emitted schema resolves, and no `$anchor` is written twice.
+fn refs_resolve(schemas: Vec<(&'static str, Value)>) -> usize {
+    let mut count = 0;
+    for (surface, schema) in schemas {
+        let mut found = Vec::new();
+        anchors(&schema, &mut found);
+        let mut names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(
+            before,
+            names.len(),
+            "{surface}: an $anchor repeats in {schema}"
+        );
+        let mut refs = Vec::new();
+        references(&schema, &mut refs);
+        for reference in refs {
+            assert!(
+                resolve(&schema, &reference).is_some(),
+                "{surface}: {reference} does not resolve in {schema}"
+            );
+            count += 1;
+        }
+    }
+    count
+}
+
+#[test]
+fn every_ref_resolves_and_no_anchor_repeats() {
+    let mut count = 0;
+    count += refs_resolve(strict_surfaces::<Tree>());
+    count += refs_resolve(strict_surfaces::<Forest>());
+    count += refs_resolve(strict_surfaces::<Defaults>());
+    count += refs_resolve(strict_surfaces::<Search>());
+    count += refs_resolve(surfaces::<FileAct>());
+    count += refs_resolve(surfaces::<Mixed>());
+    count += refs_resolve(surfaces::<Act>());
+    assert!(count >= 20, "{count} references checked");
+
+    // The cases that broke: a recursive type under a nested field, in strict mode, and one
+    // used twice.
+    let strict = &tool::openai_strict::<Forest>("f", None)["function"]["parameters"];
+    assert_eq!(
+        strict["properties"]["left"],
+        json!({"$ref": "#/$defs/Tree", "description": "A recursive type."})
+    );
+    assert_eq!(
+        strict["$defs"]["Tree"]["properties"]["children"]["anyOf"][0]["items"],
+        json!({"$ref": "#/$defs/Tree"})
+    );
+    let plain = Forest::input_schema();
+    assert_eq!(plain["properties"]["left"]["$anchor"], "Tree");
+    assert_eq!(plain["properties"]["right"], json!({"$ref": "#Tree"}));
+    assert_eq!(
+        plain["properties"]["more"]["items"],
+        json!({"$ref": "#Tree"})
+    );
+    // A recursive struct as an internally tagged variant's content: the plain struct, under
+    // `$defs`, carries the anchor its self-references mean.
+    let grow = &FileAct::input_schema()["oneOf"][2];
+    assert_eq!(grow["$defs"]["Tree"]["$anchor"], "Tree");
+    assert!(grow["$defs"]["Tree"]["properties"].get("kind").is_none());
+    assert_eq!(grow["properties"]["kind"]["const"], "grow");
+}
+
+#[test]
+fn enums_are_objects_at_the_root() {
+    for (surface, schema) in surfaces::<FileAct>()
+        .into_iter()
+        .chain(surfaces::<Adjacent>())
+        .chain(surfaces::<External>())
+        .chain(surfaces::<Either>())
+    {
+        assert_eq!(schema["type"], "object", "{surface}: {schema}");
+    }
+    assert_eq!(FileAct::input_schema()["description"], "Act on one file.");
+    assert_eq!(FileAct::DESCRIPTION, Some("Act on one file."));
+    let mcp = tool::mcp::<FileAct>("act", None);
+    assert_eq!(mcp["description"], "Act on one file.");
+    assert_eq!(
+        tool::anthropic::<Either>("e", Some("given"))["description"],
+        "given"
+    );
+}
