@@ -88,3 +88,15 @@ pub const fn takes_item_bounds(shape: Shape) -> bool {
 // measured on their own.
 
 pub use crate::json::text_list::{decode_json_string, is_json_char, is_json_string, is_text_list};
+
+/// The compile error `tool::mcp::<T>` (and every `tool` function) stops the build with for
+/// `T`, or `None` when `T` can be a tool: a test can read it at run time (a compile-fail test
+/// runs `cargo check`, which does not evaluate these post-monomorphization constants).
+pub fn tool_error<T: ToolArgs>() -> Option<String> {
+    crate::schema::check::tool_root(T::SCHEMA).map(|m| m.as_str().to_owned())
+}
+
+/// The compile error `tool::openai_strict::<T>` stops the build with, or `None`.
+pub fn strict_error<T: ToolArgs>() -> Option<String> {
+    crate::schema::check::strict(T::SCHEMA).map(|m| m.as_str().to_owned())
+}

@@ -75,6 +75,23 @@ fn with_description(mut object: Map<String, Value>, description: Option<String>)
 }
 
 /// An MCP `Tool` (`tools/list`): `{"name", "description", "inputSchema"}`.
+///
+/// Every function here takes only a type whose arguments are a JSON object (a struct, or an
+/// enum whose every variant is an object); any other is a compile error where the function is
+/// built for it (`cargo build`; `cargo check` does not evaluate it):
+///
+/// ```compile_fail
+/// use stitch_runtime::ToolArgs;
+///
+/// /// A unit-only enum is a string, not an object.
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// enum Mode {
+///     Fast,
+///     Slow,
+/// }
+///
+/// let _ = stitch_runtime::tool::mcp::<Mode>("mode", None);
+/// ```
 pub fn mcp<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     let mut tool = Map::new();
@@ -121,6 +138,21 @@ pub fn openai<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 /// tuple anywhere, cannot be expressed without advertising other values than it accepts: such
 /// a type is a compile error where this function is compiled for it (`cargo build`), naming
 /// the field. Give it the non-strict definition ([`openai`]).
+///
+/// ```compile_fail
+/// use stitch_runtime::ToolArgs;
+///
+/// /// Label files.
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct Label {
+///     file: String,
+///     #[serde(default)]
+///     labels: std::collections::BTreeMap<String, String>,
+/// }
+///
+/// // error: stitch: `tool::openai_strict` cannot express a map (…) at field `labels`; …
+/// let _ = stitch_runtime::tool::openai_strict::<Label>("label", None);
+/// ```
 pub fn openai_strict<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
     assert_strict::<T>();
     function(

@@ -653,3 +653,128 @@ fn enums_are_objects_at_the_root() {
         "given"
     );
 }
+
+/// A unit-only enum.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub enum Speed {
+    Fast,
+    Slow,
+}
+
+/// An externally tagged enum with a unit variant (written as a string).
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub enum StopOrGo {
+    Stop,
+    Go { to: String },
+}
+
+/// An untagged enum with a member that is not an object.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum NameOrTree {
+    Name(String),
+    Tree(Tree),
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Ids(Vec<u32>);
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Point {
+    at: (i32, i32),
+}
+
+/// Tuples deep inside.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Draw {
+    points: Vec<Point>,
+}
+
+/// A map field.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Label {
+    #[serde(default)]
+    labels: std::collections::BTreeMap<String, String>,
+}
+
+/// A flattened map.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Open {
+    name: String,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, Value>,
+}
+
+/// The compile errors of `tool::*` (constants evaluated where a `tool` function is built for
+/// the type; `compile_fail` doc tests on `tool::mcp` and `tool::openai_strict` show the build
+/// failing), read here through the same check.
+#[test]
+fn a_type_that_cannot_be_a_tool_is_named_why() {
+    use stitch_runtime::__private::{strict_error, tool_error};
+    let not_object = |why: &str| {
+        format!("stitch: a tool's arguments must be a JSON object (a struct with named fields, or an enum whose every variant is an object: internally or adjacently tagged, or externally tagged with data); this type is {why}")
+    };
+    assert_eq!(
+        tool_error::<Speed>().unwrap(),
+        not_object("a string (an enum whose variants are all units)")
+    );
+    assert_eq!(
+        tool_error::<StopOrGo>().unwrap(),
+        not_object("an enum with a unit variant, which serde writes as a string (tag the enum: `#[serde(tag = \"…\")]`)")
+    );
+    assert_eq!(
+        tool_error::<NameOrTree>().unwrap(),
+        not_object("an untagged enum with a member that is not an object")
+    );
+    assert_eq!(
+        tool_error::<Ids>().unwrap(),
+        not_object("an array (a sequence or a `OneOrMany`)")
+    );
+    for ok in [
+        tool_error::<FileAct>(),
+        tool_error::<Adjacent>(),
+        tool_error::<External>(),
+        tool_error::<Either>(),
+        tool_error::<Label>(),
+        tool_error::<Open>(),
+        tool_error::<Draw>(),
+    ] {
+        assert_eq!(ok, None);
+    }
+    assert_eq!(strict_error::<Speed>(), tool_error::<Speed>());
+
+    let strict = |what: &str, field: &str| {
+        format!("stitch: `tool::openai_strict` cannot express {what} at field `{field}`; strict mode would accept other values than the type does, so give this tool the non-strict definition (`tool::openai`)")
+    };
+    assert_eq!(
+        strict_error::<Draw>().unwrap(),
+        strict("a tuple (`prefixItems`)", "at")
+    );
+    assert_eq!(
+        strict_error::<Label>().unwrap(),
+        strict(
+            "a map (an object with open keys: strict mode closes every object)",
+            "labels"
+        )
+    );
+    assert_eq!(
+        strict_error::<Mixed>().unwrap(),
+        strict("a tuple (`prefixItems`)", "pair")
+    );
+    assert_eq!(
+        strict_error::<Open>().unwrap(),
+        "stitch: `tool::openai_strict` cannot express a flattened map (open keys beside the fields); strict mode would accept other values than the type does, so give this tool the non-strict definition (`tool::openai`)"
+    );
+    assert_eq!(
+        strict_error::<FileAct>().unwrap(),
+        "stitch: `tool::openai_strict` cannot take this type: its arguments are an enum: strict mode requires the root to be an object with properties, not `anyOf`; give it the non-strict definition (`tool::openai`)"
+    );
+    for ok in [
+        strict_error::<Defaults>(),
+        strict_error::<Forest>(),
+        strict_error::<Search>(),
+        strict_error::<ViewFile>(),
+    ] {
+        assert_eq!(ok, None);
+    }
+}
