@@ -81,7 +81,7 @@ def walk(schema):
 
 async def test_lists_stitchs_schemas(cx: Context):
     listed = {tool.name: tool for tool in (await cx.session.list_tools()).tools}
-    assert set(listed) == {"view_file", "edit"}, set(listed)
+    assert set(listed) == {"view_file", "edit", "browse"}, set(listed)
     for name, tool in listed.items():
         ours = dict(cx.stitch_tools[name]["inputSchema"])
         seen = dict(tool.input_schema)
@@ -101,6 +101,29 @@ async def test_lists_stitchs_schemas(cx: Context):
     names = rows["items"]["properties"]["names"]
     assert names["anyOf"][1]["maxItems"] == 8, names
     assert listed["edit"].input_schema["required"] == ["file", "rows", "action"]
+    # An internally tagged enum as the whole arguments: an object at the root, as MCP requires.
+    browse = listed["browse"].input_schema
+    assert browse["type"] == "object", browse
+    assert [m["properties"]["kind"]["const"] for m in browse["oneOf"]] == ["find", "count"], browse
+    assert cx.stitch_tools["browse"]["description"].startswith("Look around the served folder"), cx.stitch_tools
+
+
+async def test_enum_tool_runs(cx: Context):
+    result, reads = await cx.call("browse", {"kind": "find", "name": ".md"})
+    assert not result.is_error, result
+    assert only_text(result) == "notes.md\nreadme.md", only_text(result)
+    assert reads == [], reads
+    result, reads = await cx.call("browse", {"kind": "count", "paths": ["a.txt", "notes.md"]})
+    assert not result.is_error, result
+    assert only_text(result) == "a.txt: 2 lines\nnotes.md: 2 lines\n", only_text(result)
+    assert reads == ["read a.txt (39 bytes)", "read notes.md (40 bytes)"], reads
+
+
+async def test_enum_tool_refuses_a_text_list_in_a_variant(cx: Context):
+    result, reads = await cx.call("browse", {"kind": "count", "paths": '["a.txt", "notes.md"]'})
+    assert result.is_error, result
+    assert only_text(result) == f"failed to deserialize parameters: paths {TEXT_LIST}", only_text(result)
+    assert reads == [], reads
 
 
 async def test_view_real_array(cx: Context):
@@ -227,6 +250,8 @@ TESTS = [
     test_edit_runs_with_repaired_rows,
     test_bounds_of_the_array,
     test_outside_the_folder_refused,
+    test_enum_tool_runs,
+    test_enum_tool_refuses_a_text_list_in_a_variant,
 ]
 
 

@@ -76,6 +76,26 @@ enum Action {
     },
 }
 
+/// Look around the served folder: find files by name, or count the lines of some files.
+///
+/// An internally tagged enum as a tool's whole arguments: its schema is an object (`"type":
+/// "object"` beside the `oneOf`), as MCP requires, and this doc comment is its description.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Browse {
+    /// Find the files whose name contains a text.
+    Find {
+        /// The text the names contain.
+        name: String,
+    },
+    /// Count the lines of one or more files.
+    Count {
+        /// A path, or a list of paths, relative to the served folder.
+        #[stitch(min_items = 1, max_items = 20)]
+        paths: OneOrMany<String>,
+    },
+}
+
 /// Files larger than this are summarized, not sent.
 const MAX_BYTES: u64 = 1 << 20;
 
@@ -156,6 +176,39 @@ impl Files {
         }
         CallToolResult::success(vec![ContentBlock::text(out)])
     }
+
+    /// Look around the served folder: find files by name, or count the lines of some files.
+    #[tool(annotations(read_only_hint = true, open_world_hint = false))]
+    fn browse(&self, Parameters(Args(args)): Parameters<Args<Browse>>) -> CallToolResult {
+        match args {
+            Browse::Find { name } => {
+                let mut found: Vec<String> = match std::fs::read_dir(&self.root) {
+                    Ok(entries) => entries
+                        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                        .filter(|file| file.contains(name.as_str()))
+                        .collect(),
+                    Err(e) => {
+                        return CallToolResult::error(vec![ContentBlock::text(e.to_string())])
+                    }
+                };
+                found.sort();
+                CallToolResult::success(vec![ContentBlock::text(found.join("\n"))])
+            }
+            Browse::Count { paths } => {
+                let mut out = String::new();
+                for path in &paths {
+                    match self.read(path) {
+                        Ok(bytes) => {
+                            let lines = String::from_utf8_lossy(&bytes).lines().count();
+                            out.push_str(&format!("{path}: {lines} lines\n"));
+                        }
+                        Err(e) => out.push_str(&format!("{e}\n")),
+                    }
+                }
+                CallToolResult::success(vec![ContentBlock::text(out)])
+            }
+        }
+    }
 }
 
 impl Files {
@@ -222,6 +275,7 @@ fn schemas() -> serde_json::Value {
     serde_json::json!({
         "view_file": definition::mcp::<ViewFile>("view_file", None),
         "edit": definition::mcp::<Edit>("edit", None),
+        "browse": definition::mcp::<Browse>("browse", None),
     })
 }
 

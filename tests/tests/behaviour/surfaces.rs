@@ -419,3 +419,77 @@ fn agent_step_refusal_counts_omitted_issues() {
     assert_eq!(content["error"], err.to_string());
     assert_eq!(content["issues"][0]["kind"], IssueKind::TextList.as_str());
 }
+
+// --- schemars' own derive beside ToolArgs -----------------------------------------------
+
+/// A type deriving schemars' `JsonSchema` and `ToolArgs` both: the `schemars` feature is on in
+/// this crate, and adds no impl of its own to a derived type (no E0119).
+#[derive(Debug, PartialEq, Deserialize, schemars::JsonSchema, ToolArgs)]
+pub struct BothDerives {
+    /// A path.
+    path: String,
+    /// Labels.
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+#[test]
+fn schemars_derive_beside_tool_args_compiles_and_args_gives_stitchs_schema() {
+    use schemars::SchemaGenerator;
+
+    // schemars' own schema, from its own derive.
+    let theirs = schemars::schema_for!(BothDerives).to_value();
+    assert_eq!(theirs["title"], "BothDerives");
+    assert_eq!(theirs["properties"]["path"]["type"], "string");
+    // `Args<T>` is stitch's, whatever `T` derives.
+    let mut generator = SchemaGenerator::default();
+    let ours = generator.subschema_for::<Args<BothDerives>>().to_value();
+    assert_eq!(&ours, BothDerives::input_schema());
+    assert_eq!(ours["properties"]["tags"]["default"], serde_json::json!([]));
+    let Args(read) =
+        serde_json::from_str::<Args<BothDerives>>(r#"{"path":"a","tags":"[\"x\"]"}"#).unwrap();
+    assert_eq!(read.tags, ["x"]);
+}
+
+/// Say "hi" \n — a backslash \ here.
+/// Second	line.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct OddDoc {
+    a: u8,
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+#[stitch(description = "a \"quoted\"\nline\\ end")]
+#[serde(tag = "k")]
+pub enum OddAttr {
+    A { a: u8 },
+}
+
+/// `DESCRIPTION` is the plain text, while the schema holds it JSON-escaped.
+#[test]
+fn description_is_plain_text() {
+    assert_eq!(
+        OddDoc::DESCRIPTION,
+        Some("Say \"hi\" \\n — a backslash \\ here.\nSecond\tline.")
+    );
+    assert_eq!(OddAttr::DESCRIPTION, Some("a \"quoted\"\nline\\ end"));
+    for (description, schema) in [
+        (OddDoc::DESCRIPTION, OddDoc::input_schema()),
+        (OddAttr::DESCRIPTION, OddAttr::input_schema()),
+    ] {
+        assert_eq!(schema["description"].as_str(), description);
+    }
+    assert_eq!(
+        stitch_runtime::tool::openai::<OddAttr>("odd", None)["function"]["description"],
+        "a \"quoted\"\nline\\ end"
+    );
+    assert_eq!(ViewFileNoDoc::DESCRIPTION, None);
+    assert!(stitch_runtime::tool::mcp::<ViewFileNoDoc>("v", None)
+        .get("description")
+        .is_none());
+}
+
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct ViewFileNoDoc {
+    path: String,
+}
