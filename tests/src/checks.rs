@@ -12,8 +12,8 @@
 //!    every surface, and is otherwise kept as one value, unchanged.
 //! 3. [`coerce_input`]: any JSON through `T::coerce_value`: on `Err` the value is byte for byte
 //!    what it was; on `Ok` a second call changes nothing, and the only changes are strings at
-//!    structured positions replaced by what they parse to (so every key is still there, in
-//!    its order).
+//!    structured positions replaced by what they parse to, and a declared field's `null`
+//!    dropped (R8: a defaulted field left out); every other key is still there, in its order.
 //!
 //! A check returns `Err(description)` when a promise is broken; a panic inside stitch goes
 //! through (the fuzzer reports it as a crash, a test as a failure).
@@ -586,12 +586,18 @@ fn entries<'s>(
     let Value::Object(after) = after else {
         return Err(format!("an object became a {}", kind(after)));
     };
-    if !before.keys().eq(after.keys()) {
+    // R8: a declared field sent as `null` may be dropped (a defaulted field left out); no
+    // other key is dropped, added or reordered. (A required field's `null` is refused, so it
+    // is never dropped on `Ok`.)
+    let dropped =
+        |key: &str, b: &Value| b.is_null() && schema(key).is_some() && !after.contains_key(key);
+    let kept: Vec<(&String, &Value)> = before.iter().filter(|(k, b)| !dropped(k, b)).collect();
+    if !kept.iter().map(|(k, _)| *k).eq(after.keys()) {
         let b: Vec<&String> = before.keys().collect();
         let a: Vec<&String> = after.keys().collect();
         return Err(format!("the keys {b:?} became {a:?}"));
     }
-    for ((key, b), a) in before.iter().zip(after.values()) {
+    for ((key, b), a) in kept.into_iter().zip(after.values()) {
         match schema(key) {
             Some(s) => only_repairs(s, b, a),
             None if a == b => Ok(()),

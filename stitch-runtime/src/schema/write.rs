@@ -364,7 +364,7 @@ impl Writer<'_> {
                 self.raw(b"}");
             }
             Schema::Anchored { anchor, inner } => {
-                self.note_anchor(*anchor);
+                self.note_anchor(anchor);
                 // The anchor goes first in the inner schema's object.
                 self.raw(b"{\"$anchor\":");
                 self.string(anchor);

@@ -43,14 +43,12 @@ struct Checks<T>(PhantomData<T>);
 
 impl<T: ToolArgs> Checks<T> {
     /// Every provider takes an object at the root.
-    const OBJECT_ROOT: () = match check::tool_root(<T as Describe>::SCHEMA) {
-        Some(message) => panic!("{}", message.as_str()),
-        None => (),
+    const OBJECT_ROOT: () = if let Some(message) = check::tool_root(<T as Describe>::SCHEMA) {
+        panic!("{}", message.as_str())
     };
     /// OpenAI's strict mode takes less (see [`check::strict`]).
-    const STRICT: () = match check::strict(<T as Describe>::SCHEMA) {
-        Some(message) => panic!("{}", message.as_str()),
-        None => (),
+    const STRICT: () = if let Some(message) = check::strict(<T as Describe>::SCHEMA) {
+        panic!("{}", message.as_str())
     };
 }
 

@@ -481,7 +481,7 @@ fn round_trip<T: ToolArgs + std::fmt::Debug>(schemas: Vec<(&'static str, Value)>
             let mode = [Mode::Least, Mode::Nulls, Mode::Values, Mode::Random][run % 4];
             let mut generator = Gen {
                 root: &schema,
-                rng: Rng(0x9e37_79b9_7f4a_7c15 ^ (run as u64 + 1) * 0x2545_f491),
+                rng: Rng(0x9e37_79b9_7f4a_7c15 ^ ((run as u64 + 1) * 0x2545_f491)),
                 mode,
             };
             let instance = generator.value(&schema, 0);
@@ -566,6 +566,26 @@ fn strict_mode_nulls_are_the_defaults() {
     let read = Defaults::from_value(nested).unwrap();
     assert_eq!(read.options.limit, None);
     assert!(read.options.inner.on);
+    // In a variant's fields, under an alias, and in a flattened struct too.
+    let open = FileAct::from_value(json!({"kind": "open", "path": "p", "line": null})).unwrap();
+    assert_eq!(
+        open,
+        FileAct::Open {
+            path: "p".to_owned(),
+            line: 0
+        }
+    );
+    let read = Defaults::from_json(r#"{"query":"q","caseSensitive":null,"level":null}"#).unwrap();
+    assert_eq!((read.case, read.extra.level), (false, 0));
+    // A key serde skips is left as sent (serde ignores it).
+    let mut skipped = json!({"query": "q", "skipped": null});
+    Defaults::coerce_value(&mut skipped).unwrap();
+    assert_eq!(skipped, json!({"query": "q", "skipped": null}));
+    // `Value` reads `null` itself: kept.
+    let mut any = json!({"act": {"kind": "stop"}, "either": {"id": 1}, "many": 1, "set": [],
+        "score": 1.0, "any": null});
+    Mixed::coerce_value(&mut any).unwrap();
+    assert_eq!(any["any"], Value::Null);
 }
 
 /// Every `$ref` of every emitted schema resolves, and no `$anchor` is written twice.

@@ -452,14 +452,14 @@ fn schemars_derive_beside_tool_args_compiles_and_args_gives_stitchs_schema() {
 }
 
 /// Say "hi" \n — a backslash \ here.
-/// Second	line.
+/// Second line.
 #[derive(Debug, Deserialize, ToolArgs)]
 pub struct OddDoc {
     a: u8,
 }
 
 #[derive(Debug, Deserialize, ToolArgs)]
-#[stitch(description = "a \"quoted\"\nline\\ end")]
+#[stitch(description = "a \"quoted\"\nline\\ end\t.")]
 #[serde(tag = "k")]
 pub enum OddAttr {
     A { a: u8 },
@@ -470,9 +470,9 @@ pub enum OddAttr {
 fn description_is_plain_text() {
     assert_eq!(
         OddDoc::DESCRIPTION,
-        Some("Say \"hi\" \\n — a backslash \\ here.\nSecond\tline.")
+        Some("Say \"hi\" \\n — a backslash \\ here.\nSecond line.")
     );
-    assert_eq!(OddAttr::DESCRIPTION, Some("a \"quoted\"\nline\\ end"));
+    assert_eq!(OddAttr::DESCRIPTION, Some("a \"quoted\"\nline\\ end\t."));
     for (description, schema) in [
         (OddDoc::DESCRIPTION, OddDoc::input_schema()),
         (OddAttr::DESCRIPTION, OddAttr::input_schema()),
@@ -481,7 +481,7 @@ fn description_is_plain_text() {
     }
     assert_eq!(
         stitch_runtime::tool::openai::<OddAttr>("odd", None)["function"]["description"],
-        "a \"quoted\"\nline\\ end"
+        "a \"quoted\"\nline\\ end\t."
     );
     assert_eq!(ViewFileNoDoc::DESCRIPTION, None);
     assert!(stitch_runtime::tool::mcp::<ViewFileNoDoc>("v", None)
