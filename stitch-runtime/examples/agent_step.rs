@@ -4,8 +4,10 @@
 //! cargo run -p stitch-runtime --example agent_step
 //! ```
 //!
-//! A chat model asks for tools with OpenAI-style `tool_calls` entries whose `arguments` is JSON
-//! text. The step reads that text with [`ToolArgs::from_json`], runs the tool, and answers with a
+//! The request offers the tools as [`definitions`]: each one's [`tool::openai`] definition, its
+//! parameters the schema of the same type the call is read into. A chat model asks for tools
+//! with OpenAI-style `tool_calls` entries whose `arguments` is JSON text. The step reads that
+//! text with [`ToolArgs::from_json`], runs the tool, and answers with a
 //! `{"role": "tool", "tool_call_id", "content"}` message. When stitch refuses the arguments the
 //! tool does not run; the content gives the model the refusal — the message, then every issue
 //! with its path and kind — so its next call can fix exactly that.
@@ -14,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use stitch_runtime::{ArgsError, OneOrMany, ToolArgs};
+use stitch_runtime::{tool, ArgsError, OneOrMany, ToolArgs};
 
 /// One entry of an assistant message's `tool_calls`.
 #[derive(Debug, Deserialize)]
@@ -137,6 +139,15 @@ pub fn refusal(err: &ArgsError) -> String {
     content.to_string()
 }
 
+/// The request's `tools`: each tool's OpenAI function definition, from its argument type
+/// (the description is the type's doc comment).
+pub fn definitions() -> Value {
+    json!([
+        tool::openai::<ViewFile>("view_file", None),
+        tool::openai::<Search>("search", None),
+    ])
+}
+
 /// One step: runs the tool call `call` (one `tool_calls` entry) and returns the tool message.
 ///
 /// `Err` only when the entry is not a function call at all, so no message can answer it.
@@ -181,6 +192,11 @@ pub fn sample_calls() -> Value {
 }
 
 fn main() {
+    // What the request offers the model.
+    for definition in definitions().as_array().into_iter().flatten() {
+        println!("offer  {definition}");
+    }
+    println!();
     let mut tools = Tools::default();
     let calls = sample_calls();
     for call in calls.as_array().into_iter().flatten() {

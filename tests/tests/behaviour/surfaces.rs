@@ -279,6 +279,32 @@ fn agent_step_runs_a_call() {
 }
 
 #[test]
+fn agent_step_offers_each_tool_with_the_schema_of_its_type() {
+    let offered = agent_step::definitions();
+    let offered = offered.as_array().unwrap();
+    assert_eq!(offered.len(), 2);
+    for (tool, name, schema, description) in [
+        (
+            &offered[0],
+            "view_file",
+            agent_step::ViewFile::input_schema(),
+            "Show one or more files to the model.",
+        ),
+        (
+            &offered[1],
+            "search",
+            agent_step::Search::input_schema(),
+            "Find the lines containing a text.",
+        ),
+    ] {
+        assert_eq!(tool["type"], "function");
+        assert_eq!(tool["function"]["name"], name);
+        assert_eq!(tool["function"]["description"], description);
+        assert_eq!(&tool["function"]["parameters"], schema);
+    }
+}
+
+#[test]
 fn agent_step_answers_a_refusal_with_its_issues() {
     let mut tools = agent_step::Tools::default();
     let message = agent_step::step(
