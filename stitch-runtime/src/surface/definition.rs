@@ -27,8 +27,13 @@ use serde_json::{json, Map, Value};
 
 use crate::ToolArgs;
 
+pub use super::providers::{
+    anthropic_strict, gemini, gemini_json_schema, openai_responses, openai_responses_strict,
+    UNROLL_DEPTH,
+};
+
 /// The description to use: the one given, else the type's doc comment, else none.
-fn description<T: ToolArgs>(given: Option<&str>) -> Option<String> {
+pub(crate) fn description<T: ToolArgs>(given: Option<&str>) -> Option<String> {
     given.map(str::to_owned).or_else(|| {
         T::input_schema()
             .get("description")?
