@@ -97,7 +97,14 @@
 //! The same derive gives each type its input schema, rendered as JSON text during compilation
 //! ([`ToolArgs::INPUT_SCHEMA`], [`ToolArgs::input_schema`]): `properties` by serde's wire
 //! names, `required` exactly as serde requires, doc comments as descriptions, every subschema
-//! inline. [`tool`] wraps it as an MCP, OpenAI (plain or strict) or Anthropic tool definition.
+//! inline. [`tool`] wraps it as a tool definition for MCP, OpenAI Chat Completions and the
+//! Responses API (plain or strict: [`tool::openai`], [`tool::openai_strict`],
+//! [`tool::openai_responses`], [`tool::openai_responses_strict`]), Anthropic (plain or strict
+//! tool use: [`tool::anthropic`], [`tool::anthropic_strict`]) and Gemini ([`tool::gemini`] with
+//! the OpenAPI `parameters`, [`tool::gemini_json_schema`] with `parametersJsonSchema`). Each
+//! format's schema keeps to the keywords its provider documents; where one has no references, a
+//! recursive type is unrolled [`tool::UNROLL_DEPTH`] levels deep, and bounds a format cannot
+//! state (Anthropic's strict mode) are written into the description.
 //!
 //! # Through a framework
 //! [`Args<T>`] is `T` for any framework that deserializes a tool's arguments with serde: its
