@@ -263,7 +263,10 @@ pub fn gemini<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 ///
 /// Maps and tuples are kept (`additionalProperties`, `prefixItems` with `maxItems`). A
 /// recursive type's anchor becomes an entry of `$defs` (`"$ref": "#/$defs/Tree"`); Gemini
-/// unrolls such a reference to a limited depth itself. `const` becomes a one-value `enum`,
+/// unrolls such a reference to a limited depth itself, and its reference says only within
+/// properties that are not required: a type whose self-reference is required
+/// (`sections: Vec<Outline>` without `#[serde(default)]`) may be refused there, and is better
+/// given `#[serde(default)]`. `const` becomes a one-value `enum`,
 /// `oneOf` an `anyOf`. `minLength`/`maxLength` (a `char`) and `default` are dropped, the
 /// lengths written into the `description`.
 ///
