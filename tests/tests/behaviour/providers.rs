@@ -11,8 +11,8 @@ use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use stitch_runtime::{tool, OneOrMany, ToolArgs};
 use stitch_tests::tools::{
-    Act, Edit, Filters, ManyOrOne, MetasOrNames, Names3, Nesting, NumOrStr, Paths20, Row, Rows3,
-    Search, ViewFile,
+    Act, Edit, EntryKind, Filters, ManyOrOne, Meta, MetasOrNames, Names3, Nesting, NumOrStr, Paths,
+    Paths20, Row, Row3, RowWithoutNotes, Rows3, Search, ViewFile,
 };
 
 // --- Types beyond the shared ones: each tagging, recursion, maps, sets, tuples -------------
@@ -134,7 +134,18 @@ pub struct Kinds {
     /// A float.
     #[serde(default)]
     ratio: Option<f64>,
+    /// Schema text with keywords outside every subset.
+    #[stitch(
+        opaque,
+        schema = r#"{"type": "string", "format": "uuid", "x-note": "raw", "multipleOf": 2}"#
+    )]
+    #[serde(default)]
+    id: Option<Stamp>,
 }
+
+/// A foreign type, read by serde alone.
+#[derive(Debug, PartialEq, Deserialize)]
+pub struct Stamp(String);
 
 /// An optional tuple of different types: left out where the format has no `prefixItems`.
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -651,6 +662,11 @@ fn every_format_stays_in_its_documented_subset() {
     meets_subsets::<Paths20>(true);
     meets_subsets::<Names3>(true);
     meets_subsets::<Rows3>(true);
+    meets_subsets::<Row3>(true);
+    meets_subsets::<RowWithoutNotes>(true);
+    meets_subsets::<Paths>(true);
+    meets_subsets::<Meta>(true);
+    meets_subsets::<EntryKind>(false);
     meets_subsets::<Tree>(true);
     // A recursive type nested in another keeps a dangling `$ref` and a tuple `prefixItems` in
     // OpenAI's strict rewrite: issue #12, strict-mode items.
