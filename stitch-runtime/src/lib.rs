@@ -102,10 +102,17 @@
 //! ([`ToolArgs::INPUT_SCHEMA`], [`ToolArgs::input_schema`]): `properties` by serde's wire
 //! names, `required` exactly as serde requires, doc comments as descriptions, every subschema
 //! inline except a recursive type met again (a `$ref` to its `$anchor`). A tagged enum's
-//! schema says `"type": "object"` beside its `oneOf`. [`tool`] wraps it as an MCP, OpenAI
-//! (plain or strict) or Anthropic tool definition, with the type's doc comment
+//! schema says `"type": "object"` beside its `oneOf`. [`tool`] wraps it as a tool definition for
+//! MCP, OpenAI Chat Completions and the Responses API (plain or strict: [`tool::openai`],
+//! [`tool::openai_strict`], [`tool::openai_responses`], [`tool::openai_responses_strict`]),
+//! Anthropic (plain or strict tool use: [`tool::anthropic`], [`tool::anthropic_strict`]) and
+//! Gemini ([`tool::gemini`] with the OpenAPI `parameters`, [`tool::gemini_json_schema`] with
+//! `parametersJsonSchema`), with the type's doc comment
 //! ([`ToolArgs::DESCRIPTION`]) as the tool's description; a type whose arguments are not an
 //! object cannot be a tool, and is a compile error where a `tool` function is built for it.
+//! Each format's schema keeps to the keywords its provider documents; where one has no
+//! references, a recursive type is unrolled [`tool::UNROLL_DEPTH`] levels deep, and bounds a
+//! format cannot state (Anthropic's strict mode) are written into the description.
 //!
 //! # Through a framework
 //! [`Args<T>`] is `T` for any framework that deserializes a tool's arguments with serde: its

@@ -30,9 +30,14 @@ use serde_json::{json, Map, Value};
 use crate::schema::{check, Describe};
 use crate::ToolArgs;
 
+pub use super::providers::{
+    anthropic_strict, gemini, gemini_json_schema, openai_responses, openai_responses_strict,
+    UNROLL_DEPTH,
+};
+
 /// The description to use: the one given, else the type's ([`ToolArgs::DESCRIPTION`]), else
 /// none.
-fn description<T: ToolArgs>(given: Option<&str>) -> Option<String> {
+pub(crate) fn description<T: ToolArgs>(given: Option<&str>) -> Option<String> {
     given.or(T::DESCRIPTION).map(str::to_owned)
 }
 

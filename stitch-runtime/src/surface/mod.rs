@@ -5,5 +5,6 @@
 pub(crate) mod args;
 pub(crate) mod cli;
 pub mod definition;
+pub(crate) mod providers;
 #[cfg(feature = "schemars")]
 pub(crate) mod schemars;

@@ -11,6 +11,7 @@ mod lenient;
 mod one_answer;
 mod one_or_many;
 mod properties;
+mod providers;
 mod round_trip;
 mod rules;
 mod schema;
