@@ -256,6 +256,10 @@ fn text_list(path: &str) -> String {
 /// What a `OneOrMany<T>` takes, from `T`'s schema: `a string or an array of strings`.
 pub(crate) fn one_or_many_expected(item: &Schema) -> &'static str {
     match item {
+        // An enum's description, an anchor: the same kind of value.
+        Schema::Described { inner, .. } | Schema::Anchored { inner, .. } => {
+            one_or_many_expected(inner)
+        }
         Schema::String | Schema::Char | Schema::Enum(_) => "a string or an array of strings",
         Schema::Integer { .. } => "an integer or an array of integers",
         Schema::Number => "a number or an array of numbers",

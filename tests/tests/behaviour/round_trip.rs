@@ -798,3 +798,31 @@ fn a_type_that_cannot_be_a_tool_is_named_why() {
         assert_eq!(ok, None);
     }
 }
+
+/// Which way.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub enum Way {
+    Up,
+    Down,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Ways {
+    ways: OneOrMany<Way>,
+}
+
+/// An enum's description changes what its schema says, not what kind of value it is.
+#[test]
+fn a_described_enum_is_still_a_string() {
+    let err = Ways::from_value(json!({"ways": 5})).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "ways: invalid type: integer `5`, expected a string or an array of strings"
+    );
+    let ways = &Ways::input_schema()["properties"]["ways"];
+    assert_eq!(
+        ways["anyOf"][0],
+        json!({"description": "Which way.", "type": "string", "enum": ["up", "down"]})
+    );
+}
