@@ -109,6 +109,8 @@
 //! - `derive` (default): re-exports `#[derive(ToolArgs)]`.
 //! - `schemars`: `schemars::JsonSchema` for [`OneOrMany`] and every derived type, returning
 //!   stitch's schema inline, so rmcp's `Parameters<T>` advertises it.
+//! - `json-schema`: [`json_schema::Coercer`], the same rules driven by a JSON Schema known only
+//!   at run time (an MCP tool's `inputSchema`, a tool in any language).
 
 #![deny(missing_docs)]
 // On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.
@@ -121,6 +123,9 @@
 mod bounds;
 mod error;
 mod json;
+#[cfg(feature = "json-schema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "json-schema")))]
+pub mod json_schema;
 mod one_or_many;
 mod path;
 mod schema;
