@@ -22,7 +22,7 @@ use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::Value;
 use stitch_runtime::json_schema::Coercer;
-use stitch_runtime::{ArgsError, Issue, OneOrMany, ToolArgs};
+use stitch_runtime::{ArgsError, Issue, IssueKind, OneOrMany, ToolArgs};
 use stitch_tests::tools::{Act, Edit, Search, ViewFile};
 
 use crate::one_answer::{
@@ -407,8 +407,53 @@ fn agree<T: ToolArgs>(coercer: &Coercer, args: &Value) -> Result<(), String> {
     }
 }
 
+/// How the coercer ended a call, for the guard that the generator reaches every outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Ending {
+    Accepted,
+    Repaired,
+    TextList,
+    Invalid,
+}
+
+fn ending(coercer: &Coercer, args: &Value) -> Ending {
+    let mut value = args.clone();
+    match coercer.coerce(&mut value) {
+        Ok(()) if value == *args => Ending::Accepted,
+        Ok(()) => Ending::Repaired,
+        Err(e) if e.issues().iter().any(|i| i.kind() == IssueKind::TextList) => Ending::TextList,
+        Err(_) => Ending::Invalid,
+    }
+}
+
 macro_rules! shapes {
     ($($test:ident: $ty:ty = $g:expr;)*) => {
+        /// The calls generated for each shape reach every ending of the coercer (so the
+        /// agreement is not passing on easy cases only).
+        #[test]
+        fn the_generator_reaches_every_ending_of_the_coercer() {
+            use proptest::strategy::ValueTree;
+            use proptest::test_runner::TestRunner;
+
+            $({
+                let coercer = Coercer::new(<$ty as ToolArgs>::input_schema()).unwrap();
+                let mut runner = TestRunner::deterministic();
+                let strategy = near($g);
+                let mut seen = BTreeMap::<Ending, u32>::new();
+                for _ in 0..CASES {
+                    let args = strategy.new_tree(&mut runner).unwrap().current();
+                    *seen.entry(ending(&coercer, &args)).or_default() += 1;
+                }
+                for e in [Ending::Accepted, Ending::Repaired, Ending::TextList, Ending::Invalid] {
+                    assert!(
+                        seen.get(&e).copied().unwrap_or(0) > 0,
+                        "{}: no {e:?} in {seen:?}",
+                        stringify!($ty)
+                    );
+                }
+            })*
+        }
+
         proptest! {
             #![proptest_config(ProptestConfig::with_cases(CASES))]
             $(
