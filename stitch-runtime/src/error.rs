@@ -272,9 +272,21 @@ pub(crate) fn one_or_many_expected(item: &Schema) -> &'static str {
 /// A type error at a `OneOrMany<T>` position, in serde's words, saying what the union
 /// takes: `invalid type: null, expected a string or an array of strings`.
 pub(crate) fn one_or_many_type(value: &serde_json::Value, item: &Schema) -> String {
-    use serde::de::{Error as _, Unexpected};
+    invalid_type(value, one_or_many_expected(item))
+}
+
+/// serde's type error for `value` where `expected` was expected:
+/// `invalid type: null, expected a string`.
+pub(crate) fn invalid_type(value: &serde_json::Value, expected: &str) -> String {
+    use serde::de::Error as _;
+    serde_json::Error::invalid_type(unexpected(value), &expected).to_string()
+}
+
+/// How serde names `value` in its messages (`string "5"`, ``integer `5` ``, `null`).
+pub(crate) fn unexpected(value: &serde_json::Value) -> serde::de::Unexpected<'_> {
+    use serde::de::Unexpected;
     use serde_json::Value;
-    let unexpected = match value {
+    match value {
         Value::Null => Unexpected::Unit,
         Value::Bool(b) => Unexpected::Bool(*b),
         Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
@@ -286,8 +298,7 @@ pub(crate) fn one_or_many_type(value: &serde_json::Value, item: &Schema) -> Stri
         Value::String(s) => Unexpected::Str(s),
         Value::Array(_) => Unexpected::Seq,
         Value::Object(_) => Unexpected::Map,
-    };
-    serde_json::Error::invalid_type(unexpected, &one_or_many_expected(item)).to_string()
+    }
 }
 
 /// `<path>: <reason>`, just `<reason>` at the root.

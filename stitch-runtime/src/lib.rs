@@ -127,6 +127,8 @@
 //!   rmcp's `Parameters<Args<T>>` advertises it, and for [`OneOrMany<T>`] (over `T`'s own
 //!   `JsonSchema`). A derived type gets no `JsonSchema` of its own: the feature is additive,
 //!   and a type may derive schemars' `JsonSchema` beside `ToolArgs`.
+//! - `json-schema`: [`json_schema::Coercer`], the same rules driven by a JSON Schema known only
+//!   at run time (an MCP tool's `inputSchema`, a tool in any language).
 
 #![deny(missing_docs)]
 // On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.
@@ -139,6 +141,9 @@
 mod bounds;
 mod error;
 mod json;
+#[cfg(feature = "json-schema")]
+#[cfg_attr(docsrs, doc(cfg(feature = "json-schema")))]
+pub mod json_schema;
 mod one_or_many;
 mod path;
 mod schema;

@@ -119,6 +119,16 @@ impl<'a> Path<'a> {
         }
     }
 
+    /// [`Path::field`] for a name that is not `'static` (a property of a schema read at run
+    /// time, `json_schema`).
+    #[cfg(feature = "json-schema")]
+    pub(crate) const fn declared(&'a self, name: &'a str, ordinal: u32) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            segment: Some(Segment::Field(name, ordinal)),
+        }
+    }
+
     /// The map key `key` below this position.
     #[inline]
     pub const fn key(&'a self, key: &'a str) -> Path<'a> {

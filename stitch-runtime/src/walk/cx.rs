@@ -297,8 +297,9 @@ impl Cx {
     }
 
     // Not generic (the walk is a trait object), so each type that can be repaired adds one
-    // small closure, not a copy of this.
-    fn repair_by(
+    // small closure, not a copy of this. The schema-driven coercer (`json_schema`) repairs
+    // through it too.
+    pub(crate) fn repair_by(
         &mut self,
         value: &mut Value,
         at: &Path<'_>,

@@ -41,7 +41,7 @@ use crate::properties::CASES;
 // Untagged enums whose members repair differently.
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Unions {
+pub(crate) struct Unions {
     a: NumOrStr,
     #[serde(default)]
     b: Option<Nesting>,
@@ -51,7 +51,7 @@ struct Unions {
     d: Option<ManyOrOne>,
 }
 
-static UNIONS: G = G::Obj(
+pub(crate) static UNIONS: G = G::Obj(
     &[
         (
             "a",
@@ -69,7 +69,7 @@ static UNIONS: G = G::Obj(
     None,
 );
 
-static META: G = G::Obj(&[("x", G::Num, true)], None);
+pub(crate) static META: G = G::Obj(&[("x", G::Num, true)], None);
 
 // What serde reads: `deserialize_with`/`with` fields, `from`/`try_from` containers.
 
@@ -88,7 +88,7 @@ mod comma_list {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct RawSpan {
+pub(crate) struct RawSpan {
     start: u32,
     #[serde(default)]
     tags: Option<OneOrMany<String>>,
@@ -96,7 +96,7 @@ struct RawSpan {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(from = "RawSpan")]
-struct Span {
+pub(crate) struct Span {
     first: u32,
     labels: Vec<String>,
 }
@@ -112,7 +112,7 @@ impl From<RawSpan> for Span {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(try_from = "RawSpan")]
-struct CheckedSpan {
+pub(crate) struct CheckedSpan {
     first: u32,
     labels: Vec<String>,
 }
@@ -132,7 +132,7 @@ impl TryFrom<RawSpan> for CheckedSpan {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Reads {
+pub(crate) struct Reads {
     #[serde(deserialize_with = "comma_separated")]
     cols: Vec<String>,
     #[serde(with = "comma_list", default)]
@@ -144,7 +144,7 @@ struct Reads {
     ids: Vec<u32>,
 }
 
-static RAW_SPAN: G = G::Obj(
+pub(crate) static RAW_SPAN: G = G::Obj(
     &[
         ("start", G::Num, true),
         ("tags", G::OneOrMany(&G::Str), false),
@@ -152,7 +152,7 @@ static RAW_SPAN: G = G::Obj(
     None,
 );
 
-static READS: G = G::Obj(
+pub(crate) static READS: G = G::Obj(
     &[
         ("cols", G::Str, true),
         ("keys", G::Str, false),
@@ -174,7 +174,7 @@ struct Inner {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Flat {
+pub(crate) struct Flat {
     id: u32,
     #[serde(flatten)]
     inner: Inner,
@@ -182,7 +182,7 @@ struct Flat {
     rest: BTreeMap<String, Vec<u32>>,
 }
 
-static FLAT: G = G::Obj(
+pub(crate) static FLAT: G = G::Obj(
     &[
         ("id", G::Num, true),
         ("names", G::OneOrMany(&G::Str), true),
@@ -195,7 +195,7 @@ static FLAT: G = G::Obj(
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(deny_unknown_fields)]
-struct Row {
+pub(crate) struct Row {
     line: u32,
     #[serde(default)]
     names: Option<OneOrMany<String>>,
@@ -203,7 +203,7 @@ struct Row {
     tags: Vec<String>,
 }
 
-static ROW: G = G::Obj(
+pub(crate) static ROW: G = G::Obj(
     &[
         ("line", G::Num, true),
         ("names", G::OneOrMany(&G::Str), false),
@@ -249,7 +249,7 @@ enum Op {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Tagged {
+pub(crate) struct Tagged {
     op: Internal,
     #[serde(default)]
     adj: Option<Adjacent>,
@@ -259,7 +259,7 @@ struct Tagged {
     ops: Vec<Op>,
 }
 
-static TAGGED: G = G::Obj(
+pub(crate) static TAGGED: G = G::Obj(
     &[
         (
             "op",
@@ -338,7 +338,7 @@ struct Opts {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(deny_unknown_fields)]
-struct Query {
+pub(crate) struct Query {
     query: String,
     opts: Opts,
     #[serde(default)]
@@ -350,12 +350,12 @@ struct Query {
     tags: Option<OneOrMany<String>>,
 }
 
-static LEAF: G = G::Obj(
+pub(crate) static LEAF: G = G::Obj(
     &[("flag", G::Bool, true), ("paths", G::Seq(&G::Str), false)],
     None,
 );
 
-static OPTS: G = G::Obj(
+pub(crate) static OPTS: G = G::Obj(
     &[
         ("langs", G::OneOrMany(&G::Str), true),
         ("depth", G::Small, false),
@@ -364,7 +364,7 @@ static OPTS: G = G::Obj(
     None,
 );
 
-static QUERY: G = G::Obj(
+pub(crate) static QUERY: G = G::Obj(
     &[
         ("query", G::Str, true),
         ("opts", G::Ref(&OPTS), true),
@@ -379,7 +379,7 @@ static QUERY: G = G::Obj(
 
 /// What a position of a shape reads, for generating values near it.
 #[derive(Debug)]
-enum G {
+pub(crate) enum G {
     /// A string.
     Str,
     /// An unsigned integer (`u32`).
@@ -455,7 +455,7 @@ fn text_list() -> impl Strategy<Value = Value> {
 
 /// Values near what `g` reads: mostly [`valid`] ones (themselves made of values near their
 /// parts), sometimes a wrong type, JSON text of a nearby value, or a list written as text.
-fn near(g: &'static G) -> BoxedStrategy<Value> {
+pub(crate) fn near(g: &'static G) -> BoxedStrategy<Value> {
     let g: &'static G = match g {
         G::Ref(inner) => inner,
         g => g,

@@ -1,0 +1,250 @@
+//! The compiled schema: an arena of [`Node`]s, each one subschema with the keywords the walk
+//! reads, references resolved to indices (so a recursive schema is a cycle of indices, not of
+//! boxes), and the [`Form`] that says which rule applies to a value there.
+
+use serde_json::Value;
+
+use crate::bounds::Bounds;
+
+/// A node's index in the arena.
+pub(crate) type Id = usize;
+
+/// The JSON types a node accepts, one bit each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Types(u8);
+
+impl Types {
+    pub(crate) const NULL: Types = Types(1);
+    pub(crate) const BOOLEAN: Types = Types(2);
+    pub(crate) const INTEGER: Types = Types(4);
+    pub(crate) const NUMBER: Types = Types(8);
+    pub(crate) const STRING: Types = Types(16);
+    pub(crate) const ARRAY: Types = Types(32);
+    pub(crate) const OBJECT: Types = Types(64);
+    pub(crate) const ALL: Types = Types(127);
+    pub(crate) const NONE: Types = Types(0);
+
+    /// The type named `name` in a `type` keyword.
+    pub(crate) fn named(name: &str) -> Option<Types> {
+        Some(match name {
+            "null" => Types::NULL,
+            "boolean" => Types::BOOLEAN,
+            "integer" => Types::INTEGER,
+            "number" => Types::NUMBER,
+            "string" => Types::STRING,
+            "array" => Types::ARRAY,
+            "object" => Types::OBJECT,
+            _ => return None,
+        })
+    }
+
+    /// The type of `value` (an integer is also a number).
+    pub(crate) fn of(value: &Value) -> Types {
+        match value {
+            Value::Null => Types::NULL,
+            Value::Bool(_) => Types::BOOLEAN,
+            Value::Number(n) if n.is_i64() || n.is_u64() => Types(4 | 8),
+            Value::Number(_) => Types::NUMBER,
+            Value::String(_) => Types::STRING,
+            Value::Array(_) => Types::ARRAY,
+            Value::Object(_) => Types::OBJECT,
+        }
+    }
+
+    pub(crate) const fn union(self, other: Types) -> Types {
+        Types(self.0 | other.0)
+    }
+
+    pub(crate) const fn and(self, other: Types) -> Types {
+        Types(self.0 & other.0)
+    }
+
+    pub(crate) const fn without(self, other: Types) -> Types {
+        Types(self.0 & !other.0)
+    }
+
+    pub(crate) const fn has(self, other: Types) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub(crate) const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
+
+/// What a node does with `additionalProperties` (keys its `properties` do not name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Additional {
+    /// Not said, or `true`: other keys are left alone (depth only).
+    Any,
+    /// `false`: another key is an unknown field.
+    Deny,
+    /// A schema: every other key's value is walked as it (a map's values).
+    Schema(Id),
+}
+
+/// One subschema.
+#[derive(Debug)]
+pub(crate) struct Node {
+    /// Its JSON pointer in the schema (`/properties/paths`), for errors and validators.
+    pub pointer: String,
+    /// The types it accepts (`type`, `nullable`, or what `enum`/`const` and its keywords
+    /// imply); [`Types::ALL`] when nothing says.
+    pub types: Types,
+    /// Whether anything restricts its type at all (`false`: `{}`, an annotation only).
+    pub typed: bool,
+    /// `null` is accepted besides what the node says (`nullable`, `"type": [… "null"]`, a
+    /// `{"type": "null"}` member of an `anyOf`/`oneOf`).
+    pub nullable: bool,
+    /// `enum`, or `const` as a one-value list.
+    pub values: Option<Vec<Value>>,
+    /// `minimum` / `maximum` of an integer, for serde's name of the Rust type.
+    pub range: (Option<i128>, Option<i128>),
+    /// `minLength` / `maxLength` of a string (1 and 1: a `char`).
+    pub length: (Option<u64>, Option<u64>),
+    /// `items` (or draft-07's `additionalItems` after an `items` list).
+    pub items: Option<Id>,
+    /// `prefixItems` (or draft-07's `items` as a list): a tuple.
+    pub prefix: Vec<Id>,
+    /// `minItems` / `maxItems`.
+    pub bounds: Bounds,
+    /// `properties`, in the order the schema's `Value` holds them.
+    pub properties: Vec<(String, Id)>,
+    /// `required`, in the schema's order.
+    pub required: Vec<String>,
+    /// `additionalProperties`.
+    pub additional: Additional,
+    /// `anyOf` / `oneOf` members (a `null` member dropped into [`Node::types`]).
+    pub members: Vec<Id>,
+    /// `allOf` members, merged into this node when its form is decided.
+    pub all_of: Vec<Id>,
+    /// `$ref`, as written, until it is resolved into [`Node::target`].
+    pub reference: Option<String>,
+    /// The node a `$ref` (or a one-member `allOf`) stands for.
+    pub target: Option<Id>,
+    /// An `anyOf` of exactly `T` and an array of `T`: `OneOrMany<T>`.
+    pub one_or_many: bool,
+    /// The rule that applies here, decided after every reference is resolved.
+    pub form: Form,
+    /// A validator of this subschema, for the nodes that need one (array members, the
+    /// members of an untagged union): built once by [`super::compile`].
+    pub validator: Option<Box<jsonschema::Validator>>,
+    // Facts the walk asks at every call, decided once when the schema is compiled.
+    /// A string is a value here (R2): see `compile::takes_strings`.
+    pub strings: bool,
+    /// How R3 checks a list written as text against this node as an array member.
+    pub list: ListCheck,
+    /// Its items are string-like: a string item has nothing to repair or check.
+    pub string_items: bool,
+    /// The indices (below 128) of the properties `required` names.
+    pub required_mask: u128,
+    /// `required` names a property past the 128th, or one `properties` does not list.
+    pub required_slow: bool,
+}
+
+/// How R3's third condition is checked at an array member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ListCheck {
+    /// Items of plain `type: "string"`: the scanner alone, strings checked as serde does.
+    Strings,
+    /// Items of any value: the scanner alone.
+    Anything,
+    /// Anything else: parsed, then validated.
+    Validate,
+}
+
+impl Node {
+    pub(crate) fn new(pointer: String) -> Node {
+        Node {
+            pointer,
+            types: Types::ALL,
+            typed: false,
+            nullable: false,
+            values: None,
+            range: (None, None),
+            length: (None, None),
+            items: None,
+            prefix: Vec::new(),
+            bounds: Bounds::NONE,
+            properties: Vec::new(),
+            required: Vec::new(),
+            additional: Additional::Any,
+            members: Vec::new(),
+            all_of: Vec::new(),
+            reference: None,
+            target: None,
+            one_or_many: false,
+            form: Form::Any,
+            validator: None,
+            strings: false,
+            list: ListCheck::Validate,
+            string_items: false,
+            required_mask: 0,
+            required_slow: false,
+        }
+    }
+
+    /// Whether `value` is of a type this node accepts.
+    pub(crate) fn takes(&self, value: &Value) -> bool {
+        self.types.has(Types::of(value))
+    }
+
+    /// A struct rather than a map: it names its keys.
+    pub(crate) fn is_struct(&self) -> bool {
+        !self.properties.is_empty() || !self.required.is_empty()
+    }
+
+    /// A tuple: its items are listed one by one.
+    pub(crate) fn is_tuple(&self) -> bool {
+        !self.prefix.is_empty()
+    }
+
+    /// The string constant of property `key`, when it is one (a tag).
+    pub(crate) fn constant(&self, nodes: &[Node], key: &str) -> Option<String> {
+        let (_, id) = self.properties.iter().find(|(k, _)| k == key)?;
+        let node = &nodes[resolve(nodes, *id)];
+        match node.values.as_deref() {
+            Some([Value::String(s)]) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// Which rule applies at a node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// No type said: the value is left alone (depth only).
+    Any,
+    /// By the value's kind: a leaf, an array, an object, as the node's types allow.
+    Typed,
+    /// `OneOrMany<T>`: members `[one, many]`.
+    OneOrMany { one: Id, many: Id },
+    /// A `oneOf`/`anyOf` of objects told apart by a constant string property `key`
+    /// (internally and adjacently tagged enums): each tag with its member.
+    Tagged {
+        key: String,
+        tags: Vec<(String, Id)>,
+        /// The content's key, when every member holds the tag and at most this one more
+        /// property (adjacently tagged).
+        content: Option<String>,
+    },
+    /// A `oneOf` of one-key objects (`{"Variant": content}`) and of strings naming unit
+    /// variants (externally tagged enums): the names a string may be, and each key with its
+    /// content.
+    Keyed {
+        units: Vec<String>,
+        keys: Vec<(String, Id)>,
+        names: Vec<String>,
+    },
+    /// Any other `anyOf`/`oneOf`: serde's untagged enum.
+    Untagged,
+}
+
+/// Follows `$ref`s (and one-member `allOf`s) from `id` to the node that holds the keywords.
+/// Compilation refuses a cycle of references, so this ends.
+pub(crate) fn resolve(nodes: &[Node], mut id: Id) -> Id {
+    while let Some(target) = nodes[id].target {
+        id = target;
+    }
+    id
+}

@@ -1,0 +1,486 @@
+//! Agreement with the derive (issue #13): the coercer built from `T::input_schema()` gives the
+//! same answer as `T::coerce_value` on generated calls near every shape of the corpus: both
+//! accept, with the same repaired value, or both refuse, with the same issues, leaving the
+//! value as it was.
+//!
+//! Where the two must differ, the difference is named here and in `docs/rules.md` ("The
+//! schema-driven coercer"), and only that is set aside:
+//!
+//! - a message that names a Rust type (`expected struct Meta`, `untagged enum NumOrStr`,
+//!   `internally tagged enum Internal`) is compared without the name, which the schema does
+//!   not carry ([`normalized`]);
+//! - a list of expected field names is compared as a set: the schema's `properties` come in
+//!   the order the `Value` holds them (sorted), serde lists them as declared; for the same
+//!   reason issues are compared as a set (the order follows the properties' order);
+//! - `null` at a field with `#[serde(default)]` that is not an `Option`: the schema says the
+//!   field may be left out, and the coercer takes `null` there as absent, where this
+//!   derive's walk still reports serde's type error ([`null_at_defaulted`]).
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use serde::Deserialize;
+use serde_json::Value;
+use stitch_runtime::json_schema::Coercer;
+use stitch_runtime::{ArgsError, Issue, IssueKind, OneOrMany, ToolArgs};
+use stitch_tests::tools::{Act, Edit, Search, ViewFile};
+
+use crate::one_answer::{
+    near, Flat, Query, Reads, Span, Tagged, Unions, FLAT, G, QUERY, RAW_SPAN, READS, TAGGED, UNIONS,
+};
+use crate::properties::CASES;
+
+// --- More shapes: the tools of `tools.rs`, a recursive type, unit enums, maps, tuples, bounds.
+
+static VIEW_FILE: G = G::Obj(
+    &[
+        ("paths", G::OneOrMany(&G::Str), true),
+        ("max_pixels", G::Num, false),
+    ],
+    None,
+);
+
+static FILTERS: G = G::Obj(
+    &[
+        ("kinds", G::Seq(&G::Str), false),
+        ("ext", G::OneOrMany(&G::Str), false),
+        ("max_bytes", G::Num, false),
+    ],
+    None,
+);
+
+static SEARCH: G = G::Obj(
+    &[
+        ("query", G::Str, true),
+        ("tags", G::OneOrMany(&G::Str), false),
+        ("filters", G::Ref(&FILTERS), false),
+        ("maxHits", G::Small, false),
+        ("caseSensitive", G::Bool, false),
+    ],
+    None,
+);
+
+static EDIT_ROW: G = G::Obj(
+    &[
+        ("line", G::Num, true),
+        ("names", G::OneOrMany(&G::Str), true),
+        ("notes", G::Obj(&[], Some(&G::Str)), false),
+    ],
+    None,
+);
+
+static EDIT: G = G::Obj(
+    &[
+        ("file", G::Str, true),
+        ("rows", G::Seq(&EDIT_ROW), true),
+        ("dry_run", G::Bool, false),
+    ],
+    None,
+);
+
+static ACT: G = G::Obj(
+    &[
+        (
+            "action",
+            G::Internal(
+                "action",
+                &[
+                    (
+                        "copy",
+                        G::Obj(
+                            &[("from", G::OneOrMany(&G::Str), true), ("to", G::Str, true)],
+                            None,
+                        ),
+                    ),
+                    (
+                        "delete",
+                        G::Obj(&[("paths", G::OneOrMany(&G::Str), true)], None),
+                    ),
+                    ("edit", G::Ref(&EDIT)),
+                    ("noop", G::Unit),
+                ],
+            ),
+            true,
+        ),
+        ("reason", G::Str, false),
+    ],
+    None,
+);
+
+/// A recursive type: its schema refers to itself through an `$anchor`.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub(crate) struct Tree {
+    name: String,
+    #[serde(default)]
+    children: Vec<Tree>,
+    #[serde(default)]
+    #[stitch(max_items = 2)]
+    tags: Option<OneOrMany<String>>,
+}
+
+// Generated three levels deep (the generator builds its strategies eagerly).
+static TREE: G = G::Obj(
+    &[
+        ("name", G::Str, true),
+        ("children", G::Seq(&TREE_1), false),
+        ("tags", G::OneOrMany(&G::Str), false),
+    ],
+    None,
+);
+
+static TREE_1: G = G::Obj(
+    &[
+        ("name", G::Str, true),
+        ("children", G::Seq(&TREE_2), false),
+        ("tags", G::OneOrMany(&G::Str), false),
+    ],
+    None,
+);
+
+static TREE_2: G = G::Obj(
+    &[
+        ("name", G::Str, true),
+        ("tags", G::OneOrMany(&G::Str), false),
+    ],
+    None,
+);
+
+/// A unit-variant enum, read from its name (`a` and `stop` are among the generated words).
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Mode {
+    A,
+    Stop,
+}
+
+/// String-bearing with an array member of numbers.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub(crate) enum Pick {
+    Name(String),
+    Ids(Vec<u32>),
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub(crate) struct Misc {
+    modes: OneOrMany<Mode>,
+    #[serde(default)]
+    pick: Option<Pick>,
+    #[serde(default)]
+    grid: Option<Vec<Vec<u8>>>,
+    #[serde(default)]
+    files: Option<BTreeMap<String, Vec<String>>>,
+    #[serde(default)]
+    pair: Option<(String, u32)>,
+    #[serde(default)]
+    #[stitch(min_items = 1, max_items = 2)]
+    few: Option<OneOrMany<u32>>,
+    #[serde(default)]
+    letter: Option<char>,
+    #[serde(default)]
+    ratio: Option<f64>,
+}
+
+static MISC: G = G::Obj(
+    &[
+        ("modes", G::OneOrMany(&G::Str), true),
+        ("pick", G::Untagged(&[G::Str, G::Seq(&G::Num)]), false),
+        ("grid", G::Seq(&G::Seq(&G::Small)), false),
+        ("files", G::Obj(&[], Some(&G::Seq(&G::Str))), false),
+        ("pair", G::Tuple(&[G::Str, G::Num]), false),
+        ("few", G::OneOrMany(&G::Num), false),
+        ("letter", G::Str, false),
+        ("ratio", G::Num, false),
+    ],
+    None,
+);
+
+// --- The comparison ----------------------------------------------------------------------------
+
+/// A message with what the schema cannot say set aside: the Rust type's name, the order of a
+/// list of expected field names.
+fn normalized(message: &str) -> String {
+    let mut m = message.to_owned();
+    // The name of a struct or an enum: serde's, which the schema does not carry.
+    for (pattern, with) in [
+        ("expected struct ", "expected an object"),
+        ("expected internally tagged enum ", "expected an object"),
+        ("expected adjacently tagged enum ", "expected an object"),
+        ("expected enum ", "expected an object"),
+    ] {
+        if let Some(at) = m.find(pattern) {
+            m.truncate(at);
+            m.push_str(with);
+        }
+    }
+    if let Some(at) = m.find("data did not match any variant") {
+        m.truncate(at);
+        m.push_str("data did not match any variant");
+    }
+    // `expected one of `a`, `b`` and `expected `a` or `b``: as a set of names.
+    if let Some(at) = m.find(", expected ") {
+        let (head, list) = m.split_at(at);
+        if head.contains("unknown field") {
+            let mut names: Vec<&str> = list.split('`').skip(1).step_by(2).collect();
+            names.sort_unstable();
+            m = format!("{head}, expected {names:?}");
+        }
+    }
+    m
+}
+
+fn issues(e: &ArgsError) -> Vec<(String, String, String)> {
+    let mut all: Vec<_> = e
+        .issues()
+        .iter()
+        .map(|i: &Issue| {
+            (
+                i.path().to_owned(),
+                i.kind().as_str().to_owned(),
+                normalized(i.message()),
+            )
+        })
+        .collect();
+    all.sort();
+    all
+}
+
+/// The value at a dotted path of the arguments, reading JSON text on the way as a repair
+/// would.
+fn at_path(args: &Value, path: &str) -> Option<Value> {
+    let mut here = args.clone();
+    if path.is_empty() {
+        return Some(here);
+    }
+    for seg in path.split('.') {
+        while let Value::String(text) = &here {
+            here = serde_json::from_str(text).ok()?;
+        }
+        here = match here {
+            Value::Object(mut map) => map.remove(seg)?,
+            Value::Array(mut items) => {
+                let i = seg.parse::<usize>().ok()?;
+                (i < items.len()).then(|| items.swap_remove(i))?
+            }
+            _ => return None,
+        };
+    }
+    Some(here)
+}
+
+/// The subschema of the property a dotted path names, as far as the path leads through
+/// `properties`, `items`, `additionalProperties` and the members of unions.
+fn schema_at<'s>(schema: &'s Value, path: &str) -> Option<&'s Value> {
+    let mut here = schema;
+    for seg in path.split('.').filter(|s| !s.is_empty()) {
+        here = step(here, seg)?;
+    }
+    Some(here)
+}
+
+fn step<'s>(schema: &'s Value, seg: &str) -> Option<&'s Value> {
+    if let Some(found) = schema.pointer(&format!("/properties/{seg}")) {
+        return Some(found);
+    }
+    if seg.parse::<usize>().is_ok() {
+        if let Some(items) = schema.get("items").filter(|i| i.is_object()) {
+            return Some(items);
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(members) = schema.get(key).and_then(Value::as_array) {
+            if let Some(found) = members.iter().find_map(|m| step(m, seg)) {
+                return Some(found);
+            }
+        }
+    }
+    schema.get("additionalProperties").filter(|a| a.is_object())
+}
+
+/// A required property whose absence the derive's walk leaves to serde, which refuses it
+/// after the walk, where the coercer reports it with the other issues: a field read by
+/// `deserialize_with` or `with` (its schema is `{}`, a description at most), and the content
+/// of an adjacently tagged enum (an object of exactly the constant tag and the content).
+fn missing_left_to_serde(schema: &Value, issue: &Issue) -> bool {
+    let path = issue.path();
+    if !issue
+        .message()
+        .ends_with(&format!("missing field `{}`", last(path)))
+    {
+        return false;
+    }
+    let opaque = schema_at(schema, path)
+        .and_then(Value::as_object)
+        .is_some_and(|m| m.keys().all(|k| k == "description"));
+    let parent = path.rsplit_once('.').map_or("", |(p, _)| p);
+    let adjacent = schema_at(schema, parent)
+        .and_then(|s| s.get("oneOf"))
+        .and_then(Value::as_array)
+        .is_some_and(|members| {
+            members.iter().all(|m| {
+                let properties = m.get("properties").and_then(Value::as_object);
+                properties
+                    .is_some_and(|p| p.len() <= 2 && p.values().any(|v| v.get("const").is_some()))
+            })
+        });
+    opaque || adjacent
+}
+
+/// A type error at the content of an externally or adjacently tagged variant whose content
+/// is an object: the derive's walk leaves a struct variant's content of another kind to serde
+/// (which refuses it after the walk), and reports it for a newtype variant of a struct; the
+/// schema cannot tell the two apart, and the coercer reports both.
+fn content_left_to_serde(schema: &Value, issue: &Issue) -> bool {
+    let path = issue.path();
+    let parent = path.rsplit_once('.').map_or("", |(p, _)| p);
+    let reason = issue.message().strip_prefix(path).unwrap_or("");
+    let object = schema_at(schema, path).is_some_and(|s| s.get("properties").is_some());
+    let tagged = schema_at(schema, parent)
+        .and_then(|s| s.get("oneOf"))
+        .and_then(Value::as_array)
+        .is_some_and(|members| {
+            members.iter().any(|m| {
+                let properties = m.get("properties").and_then(Value::as_object);
+                properties.is_some_and(|p| p.contains_key(last(path)) && p.len() <= 2)
+            })
+        });
+    reason.starts_with(": invalid type:") && object && tagged
+}
+
+fn last(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
+}
+
+/// The derive's issue for `null` at a field the schema lets out, which the coercer (`by
+/// schema`) takes as absent (see the module docs).
+fn null_at_defaulted(args: &Value, issue: &Issue, by_schema: &Result<(), ArgsError>) -> bool {
+    let silent = match by_schema {
+        Ok(()) => true,
+        Err(e) => e.issues().iter().all(|i| i.path() != issue.path()),
+    };
+    !issue.path().is_empty()
+        && issue.message().contains("invalid type: null")
+        && at_path(args, issue.path()).is_some_and(|v| v.is_null())
+        && silent
+}
+
+fn left_to_serde(schema: &Value, issue: &Issue) -> bool {
+    missing_left_to_serde(schema, issue) || content_left_to_serde(schema, issue)
+}
+
+/// The coercer and `T::coerce_value` agree on `args`.
+fn agree<T: ToolArgs>(coercer: &Coercer, args: &Value) -> Result<(), String> {
+    let mut derived = args.clone();
+    let by_type = T::coerce_value(&mut derived);
+    let mut coerced = args.clone();
+    let by_schema = coercer.coerce(&mut coerced);
+    if by_schema.is_err() && coerced != *args {
+        return Err(format!("a refused coerce changed the value\n args {args}"));
+    }
+    // The issues each side reports, less the differences by design (see the module docs).
+    let schema = T::input_schema();
+    let kept = |result: &Result<(), ArgsError>| -> Vec<(String, String, String)> {
+        let Err(e) = result else {
+            return Vec::new();
+        };
+        let kept: Vec<Issue> = e
+            .issues()
+            .iter()
+            .filter(|i| !null_at_defaulted(args, i, &by_schema) && !left_to_serde(schema, i))
+            .cloned()
+            .collect();
+        issues(&ArgsError::new(kept))
+    };
+    let omitted = |result: &Result<(), ArgsError>| result.as_ref().is_err_and(|e| e.omitted() > 0);
+    let (a, b) = (kept(&by_type), kept(&by_schema));
+    match (&by_type, &by_schema) {
+        (Ok(()), Ok(())) if derived == coerced => Ok(()),
+        (Ok(()), Ok(())) => Err(format!(
+            "repaired differently: by type {derived}, by schema {coerced}\n args {args}"
+        )),
+        // Past `MAX_ISSUES`, which issues are kept depends on their order.
+        (Err(_), Err(_)) if omitted(&by_type) || omitted(&by_schema) => Ok(()),
+        _ if a == b => Ok(()),
+        _ => Err(format!(
+            "different answers:\n by type   {by_type:?} {a:?}\n by schema {by_schema:?} {b:?}\n args {args}"
+        )),
+    }
+}
+
+/// How the coercer ended a call, for the guard that the generator reaches every outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Ending {
+    Accepted,
+    Repaired,
+    TextList,
+    Invalid,
+}
+
+fn ending(coercer: &Coercer, args: &Value) -> Ending {
+    let mut value = args.clone();
+    match coercer.coerce(&mut value) {
+        Ok(()) if value == *args => Ending::Accepted,
+        Ok(()) => Ending::Repaired,
+        Err(e) if e.issues().iter().any(|i| i.kind() == IssueKind::TextList) => Ending::TextList,
+        Err(_) => Ending::Invalid,
+    }
+}
+
+macro_rules! shapes {
+    ($($test:ident: $ty:ty = $g:expr;)*) => {
+        /// The calls generated for each shape reach every ending of the coercer (so the
+        /// agreement is not passing on easy cases only).
+        #[test]
+        fn the_generator_reaches_every_ending_of_the_coercer() {
+            use proptest::strategy::ValueTree;
+            use proptest::test_runner::TestRunner;
+
+            $({
+                let coercer = Coercer::new(<$ty as ToolArgs>::input_schema()).unwrap();
+                let mut runner = TestRunner::deterministic();
+                let strategy = near($g);
+                let mut seen = BTreeMap::<Ending, u32>::new();
+                for _ in 0..CASES {
+                    let args = strategy.new_tree(&mut runner).unwrap().current();
+                    *seen.entry(ending(&coercer, &args)).or_default() += 1;
+                }
+                for e in [Ending::Accepted, Ending::Repaired, Ending::TextList, Ending::Invalid] {
+                    assert!(
+                        seen.get(&e).copied().unwrap_or(0) > 0,
+                        "{}: no {e:?} in {seen:?}",
+                        stringify!($ty)
+                    );
+                }
+            })*
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(CASES))]
+            $(
+                /// The coercer built from the type's schema agrees with its derive.
+                #[test]
+                fn $test(args in near($g)) {
+                    let coercer = Coercer::new(<$ty as ToolArgs>::input_schema()).unwrap();
+                    if let Err(e) = agree::<$ty>(&coercer, &args) {
+                        prop_assert!(false, "{}", e);
+                    }
+                }
+            )*
+        }
+    };
+}
+
+shapes! {
+    untagged_unions_agree: Unions = &UNIONS;
+    opaque_and_from_fields_agree: Reads = &READS;
+    from_container_agrees: Span = &RAW_SPAN;
+    flattened_struct_and_map_agree: Flat = &FLAT;
+    tagged_enums_agree: Tagged = &TAGGED;
+    one_or_many_denying_unknown_fields_agree: Query = &QUERY;
+    view_file_agrees: ViewFile = &VIEW_FILE;
+    search_agrees: Search = &SEARCH;
+    edit_agrees: Edit = &EDIT;
+    act_agrees: Act = &ACT;
+    recursive_type_agrees: Tree = &TREE;
+    unit_enums_maps_tuples_and_bounds_agree: Misc = &MISC;
+}
