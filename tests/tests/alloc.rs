@@ -151,3 +151,24 @@ fn a_refusal_allocates_only_for_its_issue() {
     // the fourth allocation is made only on a refusal.
     assert!(n <= 4, "{n} allocations for one refusal");
 }
+
+/// The schema-driven coercer, built from each tool's schema, allocates nothing on the same
+/// well-formed calls either (issue #13).
+#[test]
+fn the_schema_coercer_allocates_nothing_on_well_formed_calls() {
+    use stitch_runtime::json_schema::Coercer;
+    let schemas = [
+        Paths20::input_schema(),
+        Paths20::input_schema(),
+        Paths20::input_schema(),
+        SearchWithExtra::input_schema(),
+        LineEdit::input_schema(),
+        FileAction::input_schema(),
+    ];
+    for ((name, mut args, _), schema) in well_formed().into_iter().zip(schemas) {
+        let coercer = Coercer::new(schema).unwrap();
+        let (ok, n) = allocations(|| coercer.coerce(&mut args).is_ok());
+        assert!(ok, "{name} is accepted");
+        assert_eq!(n, 0, "{name}: the coercer allocated {n} times");
+    }
+}

@@ -7,6 +7,7 @@ mod command_line;
 mod derive_shapes;
 mod enums;
 mod errors;
+mod json_schema;
 mod lenient;
 mod one_answer;
 mod one_or_many;
