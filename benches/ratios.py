@@ -46,6 +46,12 @@ for group, baseline in [("from_value", "serde_json"), ("from_json", "serde_json"
             row(f"{group} {call}", ours, theirs)
 for call in ids("raw", "stitch"):
     row(f"coerce_value vs jsonschema is_valid, {call}", median("raw", "stitch", call), median("raw", "jsonschema", call), True)
+for call in ids("schema", "coercer"):
+    row(f"Coercer vs coerce_value, {call}", median("schema", "coercer", call), median("schema", "coerce_value", call))
+    if median("schema", "jsonschema", call) is not None:
+        row(f"Coercer vs jsonschema is_valid, {call}", median("schema", "coercer", call), median("schema", "jsonschema", call), True)
+for tool in ids("schema_compile", "coercer"):
+    row(f"Coercer::new vs jsonschema validator_for, {tool}", median("schema_compile", "coercer", tool), median("schema_compile", "jsonschema", tool))
 for surface in ["text", "value"]:
     for size in ids("one_or_many", f"{surface}_stitch"):
         ours = median("one_or_many", f"{surface}_stitch", size)

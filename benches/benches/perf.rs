@@ -5,6 +5,8 @@
 //! | `from_value` | `T::from_value` | `serde_json::from_value::<T>` |
 //! | `from_json` | `T::from_json` | `serde_json::from_str::<T>` |
 //! | `raw` | `T::coerce_value` | `jsonschema` `is_valid`, same arguments, same schema |
+//! | `schema` | `json_schema::Coercer` built from `T::input_schema()` | `T::coerce_value`, and `jsonschema` `is_valid`, same arguments |
+//! | `schema_compile` | `Coercer::new` of each tool's schema | `jsonschema::validator_for` of the same schema |
 //! | `one_or_many` | `OneOrMany<String>` | `serde_with::OneOrMany`, a `#[serde(untagged)]` enum |
 //! | `check_no` | the JSON-array check, plain text and near misses | `from_str::<Vec<String>>` |
 //! | `check_yes` | the same check on real text lists | the same oracle |
@@ -237,6 +239,80 @@ fn from_json(c: &mut Criterion) {
     g.finish();
 }
 
+/// The schema-driven coercer beside `T::coerce_value` and `jsonschema`'s `is_valid`, on one
+/// call. A call that is left as it is serves every iteration; one the walk repairs or refuses
+/// is cloned per iteration (set-up, not timed), on both sides alike.
+fn schema_pair<T: ToolArgs>(g: &mut Group<'_>, name: &str, args: &Value) {
+    use stitch_runtime::json_schema::Coercer;
+    let coercer = Coercer::new(T::input_schema()).expect("stitch's schema compiles");
+    let mut by_type = args.clone();
+    let mut by_schema = args.clone();
+    let (a, b) = (
+        T::coerce_value(&mut by_type),
+        coercer.coerce(&mut by_schema),
+    );
+    assert_eq!(a.is_ok(), b.is_ok(), "{name}");
+    assert_eq!(by_type, by_schema, "{name}");
+    if by_type == *args && a.is_ok() {
+        let validator = jsonschema::validator_for(T::input_schema()).expect("compiles");
+        assert!(validator.is_valid(args), "{name}");
+        g.bench_function(BenchmarkId::new("jsonschema", name), |b| {
+            b.iter(|| validator.is_valid(black_box(args)))
+        });
+        let mut value = args.clone();
+        g.bench_function(BenchmarkId::new("coerce_value", name), |b| {
+            b.iter(|| T::coerce_value(black_box(&mut value)).is_ok())
+        });
+        g.bench_function(BenchmarkId::new("coercer", name), |b| {
+            b.iter(|| coercer.coerce(black_box(&mut value)).is_ok())
+        });
+    } else {
+        g.bench_function(BenchmarkId::new("coerce_value", name), |b| {
+            b.iter_batched(
+                || args.clone(),
+                |mut v| T::coerce_value(&mut v).is_ok(),
+                BatchSize::SmallInput,
+            )
+        });
+        g.bench_function(BenchmarkId::new("coercer", name), |b| {
+            b.iter_batched(
+                || args.clone(),
+                |mut v| coercer.coerce(&mut v).is_ok(),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+}
+
+fn schema(c: &mut Criterion) {
+    let mut g = group(c, "schema");
+    for (name, args) in well_formed().into_iter().chain(malformed()) {
+        by_tool!(name, schema_pair(&mut g, name, &args));
+    }
+    g.finish();
+}
+
+/// Building a coercer (its validators included) and, beside it, a `jsonschema` validator of
+/// the whole schema.
+fn compile_pair<T: ToolArgs>(g: &mut Group<'_>, name: &str) {
+    use stitch_runtime::json_schema::Coercer;
+    let schema = T::input_schema();
+    g.bench_function(BenchmarkId::new("coercer", name), |b| {
+        b.iter(|| Coercer::new(black_box(schema)).is_ok())
+    });
+    g.bench_function(BenchmarkId::new("jsonschema", name), |b| {
+        b.iter(|| jsonschema::validator_for(black_box(schema)).is_ok())
+    });
+}
+
+fn schema_compile(c: &mut Criterion) {
+    let mut g = group(c, "schema_compile");
+    for name in ["view_file", "search", "edit", "action"] {
+        by_tool!(name, compile_pair(&mut g, name));
+    }
+    g.finish();
+}
+
 fn raw(c: &mut Criterion) {
     let mut g = group(c, "raw");
     for (name, args) in well_formed() {
@@ -411,6 +487,8 @@ criterion_group!(
     from_value,
     from_json,
     raw,
+    schema,
+    schema_compile,
     one_or_many,
     check_no,
     check_yes

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::node::{resolve, Additional, Form, Id, Node, Types};
+use super::node::{resolve, Additional, Form, Id, ListCheck, Node, Types};
 use super::SchemaError;
 use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
@@ -522,6 +522,41 @@ fn decide_forms(nodes: &mut [Node]) {
     for id in 0..nodes.len() {
         let form = form_of(nodes, id);
         nodes[id].form = form;
+    }
+    // Then what the walk asks of each node at every call, once.
+    for id in 0..nodes.len() {
+        let strings = takes_strings(nodes, id, 0);
+        let items = nodes[id].items.map(|i| &nodes[resolve(nodes, i)]);
+        let plain = |n: &Node| {
+            matches!(n.form, Form::Typed)
+                && n.types == Types::STRING
+                && n.values.is_none()
+                && n.length == (None, None)
+        };
+        let list = match items {
+            Some(item) if plain(item) => ListCheck::Strings,
+            Some(item) if matches!(item.form, Form::Any) => ListCheck::Anything,
+            None if nodes[id].prefix.is_empty() => ListCheck::Anything,
+            _ => ListCheck::Validate,
+        };
+        let string_items = items.is_some_and(|item| {
+            matches!(item.form, Form::Typed) && item.types.without(Types::NULL) == Types::STRING
+        });
+        let node = &nodes[id];
+        let mut mask = 0u128;
+        let mut slow = false;
+        for name in &node.required {
+            match node.properties.iter().position(|(k, _)| k == name) {
+                Some(i) if i < 128 => mask |= 1 << i,
+                _ => slow = true,
+            }
+        }
+        let node = &mut nodes[id];
+        node.strings = strings;
+        node.list = list;
+        node.string_items = string_items;
+        node.required_mask = mask;
+        node.required_slow = slow;
     }
 }
 

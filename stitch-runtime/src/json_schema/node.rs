@@ -129,6 +129,28 @@ pub(crate) struct Node {
     /// A validator of this subschema, for the nodes that need one (array members, the
     /// members of an untagged union): built once by [`super::compile`].
     pub validator: Option<Box<jsonschema::Validator>>,
+    // Facts the walk asks at every call, decided once when the schema is compiled.
+    /// A string is a value here (R2): see `compile::takes_strings`.
+    pub strings: bool,
+    /// How R3 checks a list written as text against this node as an array member.
+    pub list: ListCheck,
+    /// Its items are string-like: a string item has nothing to repair or check.
+    pub string_items: bool,
+    /// The indices (below 128) of the properties `required` names.
+    pub required_mask: u128,
+    /// `required` names a property past the 128th, or one `properties` does not list.
+    pub required_slow: bool,
+}
+
+/// How R3's third condition is checked at an array member.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ListCheck {
+    /// Items of plain `type: "string"`: the scanner alone, strings checked as serde does.
+    Strings,
+    /// Items of any value: the scanner alone.
+    Anything,
+    /// Anything else: parsed, then validated.
+    Validate,
 }
 
 impl Node {
@@ -154,6 +176,11 @@ impl Node {
             one_or_many: false,
             form: Form::Any,
             validator: None,
+            strings: false,
+            list: ListCheck::Validate,
+            string_items: false,
+            required_mask: 0,
+            required_slow: false,
         }
     }
 

@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use super::compile::{is_array_member, takes_strings};
-use super::node::{resolve, Additional, Form, Id, Node, Types};
+use super::compile::is_array_member;
+use super::node::{resolve, Additional, Form, Id, ListCheck, Node, Types};
 use crate::error::{self, Issue};
 use crate::json::text_list::{is_json_string, is_text_list};
 use crate::path::Path;
@@ -67,23 +67,7 @@ impl Walk<'_> {
                         self.type_error(id, value, cx, at);
                     }
                 } else if types.has(Types::ARRAY) || types.has(Types::OBJECT) {
-                    // R1: JSON text where no string is expected.
-                    let kind = if types.has(Types::OBJECT) {
-                        Kind::Object
-                    } else {
-                        Kind::Sequence
-                    };
-                    let shape = Shape::new(
-                        kind,
-                        false,
-                        types.has(Types::ARRAY),
-                        types.has(Types::OBJECT),
-                    );
-                    if !cx.repair_by(value, at, shape, &mut |parsed, cx| {
-                        self.walk(id, parsed, cx, at)
-                    }) {
-                        self.type_error(id, value, cx, at);
-                    }
+                    self.repair_typed(id, value, cx, at);
                 } else {
                     self.type_error(id, value, cx, at);
                 }
@@ -97,11 +81,7 @@ impl Walk<'_> {
                     if cx.enter(at) {
                         // A string at a string-like item has nothing to repair, and its value
                         // is serde's to judge, as the derive's walk leaves it.
-                        let string_like = node.items.is_some_and(|item| {
-                            let item = &self.nodes[resolve(self.nodes, item)];
-                            item.form == Form::Typed
-                                && item.types.without(Types::NULL) == Types::STRING
-                        });
+                        let string_like = node.string_items;
                         for (i, item) in items.iter_mut().enumerate() {
                             if string_like && item.is_string() && i >= node.prefix.len() {
                                 continue;
@@ -144,6 +124,28 @@ impl Walk<'_> {
         }
     }
 
+    /// R1 at a position of arrays or objects: JSON text where no string is expected.
+    #[inline(never)]
+    fn repair_typed(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
+        let types = self.nodes[id].types;
+        let kind = if types.has(Types::OBJECT) {
+            Kind::Object
+        } else {
+            Kind::Sequence
+        };
+        let shape = Shape::new(
+            kind,
+            false,
+            types.has(Types::ARRAY),
+            types.has(Types::OBJECT),
+        );
+        if !cx.repair_by(value, at, shape, &mut |parsed, cx| {
+            self.walk(id, parsed, cx, at)
+        }) {
+            self.type_error(id, value, cx, at);
+        }
+    }
+
     /// The keys of an object at node `id` (already entered): properties by name, other keys
     /// by `additionalProperties`, then the required keys not sent.
     /// `tag`: the key of a tagged union's tag, which serde does not list as a field.
@@ -156,10 +158,13 @@ impl Walk<'_> {
         tag: Option<&str>,
     ) {
         let node = &self.nodes[id];
+        let mut seen = 0u128;
         for (key, item) in map.iter_mut() {
             if let Some(ordinal) = node.properties.iter().position(|(k, _)| k == key) {
+                let bit = if ordinal < 128 { 1u128 << ordinal } else { 0 };
+                seen |= bit;
                 // `null` at a property that may be left out is taken as absent (an `Option`).
-                if item.is_null() && !node.required.iter().any(|r| r == key) {
+                if item.is_null() && node.required_mask & bit == 0 && !node.required_slow {
                     continue;
                 }
                 let here = at.declared(key, ordinal as u32);
@@ -181,6 +186,9 @@ impl Walk<'_> {
                     }
                 }
             }
+        }
+        if node.required_mask & !seen == 0 && !node.required_slow {
+            return;
         }
         for (i, name) in node.required.iter().enumerate() {
             if map.contains_key(name) {
@@ -212,7 +220,7 @@ impl Walk<'_> {
         match value {
             Value::Array(_) => self.walk(many, value, cx, at),
             Value::String(text) => {
-                if !takes_strings(self.nodes, one, 0) {
+                if !self.nodes[resolve(self.nodes, one)].strings {
                     self.repair_union(id, value, cx, at);
                 } else if self.array_takes(many, text) {
                     cx.text_list(at);
@@ -232,6 +240,7 @@ impl Walk<'_> {
 
     /// R1 at a union: JSON text of a kind the union's members take (any kind but an array
     /// or an object they do not take) replaces the string, and is walked as the union.
+    #[inline(never)]
     fn repair_union(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         let arrays = self.takes_kind(id, &Value::Array(Vec::new()), 0);
         let objects = self.takes_kind(id, &Value::Object(Map::new()), 0);
@@ -244,6 +253,7 @@ impl Walk<'_> {
     }
 
     /// Objects told apart by a constant tag (internally and adjacently tagged enums).
+    #[inline(never)]
     fn tagged(
         &mut self,
         id: Id,
@@ -291,6 +301,7 @@ impl Walk<'_> {
 
     /// One-key objects `{"Variant": content}` and unit variants' names (externally tagged).
     #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
     fn keyed(
         &mut self,
         id: Id,
@@ -328,12 +339,13 @@ impl Walk<'_> {
     }
 
     /// Any other union: serde's untagged enum (`docs/rules.md#untagged`).
+    #[inline(never)]
     fn untagged(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         let nodes = self.nodes;
         let members = &nodes[id].members;
         match value {
             Value::String(text) => {
-                if !takes_strings(nodes, id, 0) {
+                if !nodes[id].strings {
                     self.repair_union(id, value, cx, at);
                 } else if members
                     .iter()
@@ -369,6 +381,7 @@ impl Walk<'_> {
 
     /// `walk::untagged` for a union of nodes: serde's pick as sent, else the first member
     /// whose repairs it reads; none: serde's message.
+    #[inline(never)]
     fn decide(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         if !cx.is_apply() {
             let mut depth = cx.value_probe();
@@ -394,6 +407,7 @@ impl Walk<'_> {
         }
     }
 
+    #[inline(never)]
     fn choose(
         &mut self,
         id: Id,
@@ -465,27 +479,25 @@ impl Walk<'_> {
         let nodes = self.nodes;
         let node = &nodes[resolve(nodes, id)];
         let bounds = node.bounds;
-        let items = node.items.map(|i| &nodes[resolve(nodes, i)]);
-        match items {
-            Some(item) if is_plain_string(item) => {
-                return is_text_list(text, is_json_string, bounds)
+        match node.list {
+            ListCheck::Strings => is_text_list(text, is_json_string, bounds),
+            ListCheck::Anything => is_text_list(text, |_| true, bounds),
+            ListCheck::Validate => {
+                if !is_text_list(text, |_| true, bounds) {
+                    return false;
+                }
+                let Some(validator) = &node.validator else {
+                    return false;
+                };
+                serde_json::from_str::<Value>(text).is_ok_and(|list| validator.is_valid(&list))
             }
-            Some(item) if item.form == Form::Any => return is_text_list(text, |_| true, bounds),
-            None if !node.is_tuple() => return is_text_list(text, |_| true, bounds),
-            _ => {}
         }
-        if !is_text_list(text, |_| true, bounds) {
-            return false;
-        }
-        let Some(validator) = &node.validator else {
-            return false;
-        };
-        serde_json::from_str::<Value>(text).is_ok_and(|list| validator.is_valid(&list))
     }
 
     /// A value of a type the node does not take: serde's error for it, checked for depth
     /// first when it is a container (as `Cx::check`).
     #[cold]
+    #[inline(never)]
     fn type_error(&self, id: Id, value: &Value, cx: &mut Cx, at: &Path<'_>) {
         if is_container(value) {
             cx.untyped(value, at);
@@ -513,6 +525,7 @@ impl Walk<'_> {
 
     /// No member of an untagged union takes the value.
     #[cold]
+    #[inline(never)]
     fn no_match(&self, value: &Value, cx: &mut Cx, at: &Path<'_>) {
         if is_container(value) {
             cx.untyped(value, at);
@@ -524,16 +537,15 @@ impl Walk<'_> {
     }
 }
 
-/// A string with nothing more to say about it.
-fn is_plain_string(node: &Node) -> bool {
-    node.form == Form::Typed
-        && node.types == Types::STRING
-        && node.values.is_none()
-        && node.length == (None, None)
-}
-
 /// The leaf's quick test: the type, `enum`/`const`, an integer's range, a string's length.
+#[inline]
 fn admits(node: &Node, value: &Value) -> bool {
+    // The common case first: a string where any string will do.
+    if let Value::String(_) = value {
+        if node.values.is_none() && node.length == (None, None) {
+            return node.types.has(Types::STRING);
+        }
+    }
     if !node.takes(value) {
         return false;
     }
@@ -705,7 +717,7 @@ fn invalid_value(value: &Value, expected: &str) -> String {
 fn one_or_many_expected(nodes: &[Node], one: Id) -> &'static str {
     let node = &nodes[resolve(nodes, one)];
     let types = node.types.without(Types::NULL);
-    if node.form != Form::Typed {
+    if !matches!(node.form, Form::Typed) {
         return "one value or an array of values";
     }
     if types == Types::STRING {
