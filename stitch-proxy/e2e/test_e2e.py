@@ -1,0 +1,234 @@
+"""End to end: the official Python MCP SDK on both sides of stitch-proxy.
+
+    python test_e2e.py PROXY_BINARY
+
+The client (`ClientSession` over `stdio_client`) starts `PROXY_BINARY -- python server.py
+WIRE_LOG`; server.py is an `MCPServer` that logs every line reaching it to WIRE_LOG, so each
+test sees exactly what the server received. It ends with a line `<n> passed, <m> failed` and
+exits non-zero if anything failed.
+"""
+
+import asyncio
+import json
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+from mcp.types import TextContent
+
+HERE = Path(__file__).resolve().parent
+TEXT_LIST = "is a list written as text \u2014 pass the array itself, not JSON written as text"
+# No call may take this long: a hang is a failure, not a stuck run.
+TIMEOUT = 30
+
+
+class Context:
+    """The running session and the server's wire log."""
+
+    def __init__(self, session: ClientSession, wire: Path, events: list):
+        self.session = session
+        self.wire = wire
+        self.events = events
+        self.wire_seen = 0
+
+    def new_wire(self) -> list[dict]:
+        """The messages that reached the server since the last look."""
+        lines = self.wire.read_text(encoding="utf-8").splitlines()
+        fresh, self.wire_seen = lines[self.wire_seen :], len(lines)
+        return [json.loads(line) for line in fresh]
+
+    async def call(self, name: str, arguments: dict, **kwargs):
+        """Calls a tool; returns the result and the tools/call messages the server got."""
+        self.new_wire()
+        result = await asyncio.wait_for(self.session.call_tool(name, arguments, **kwargs), TIMEOUT)
+        calls = [m for m in self.new_wire() if m.get("method") == "tools/call"]
+        return result, calls
+
+
+def only_text(result) -> str:
+    assert len(result.content) == 1, result.content
+    (block,) = result.content
+    assert isinstance(block, TextContent), block
+    return block.text
+
+
+def proxy_params(proxy: str, wire: Path) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=proxy, args=["--log", "info", "--", sys.executable, str(HERE / "server.py"), str(wire)]
+    )
+
+
+# --- the tests -----------------------------------------------------------------------------
+
+
+async def test_the_list_passes_through(cx: Context):
+    listed = {tool.name: tool for tool in (await cx.session.list_tools()).tools}
+    assert set(listed) == {"view", "tag", "search", "count", "crash"}, set(listed)
+    paths = listed["view"].input_schema["properties"]["paths"]
+    assert paths["anyOf"] == [{"type": "string"}, {"items": {"type": "string"}, "type": "array"}], paths
+    assert listed["search"].input_schema["properties"]["query"] == {"$ref": "#/$defs/Query"}
+
+
+async def test_a_list_written_as_text_is_refused_by_name(cx: Context):
+    result, calls = await cx.call("view", {"paths": '["a.png", "b.png"]'})
+    assert result.is_error, result
+    assert only_text(result) == f"paths {TEXT_LIST}", only_text(result)
+    assert calls == [], f"a refused call reached the server: {calls}"
+
+
+async def test_json_text_is_repaired_and_the_server_gets_a_real_list(cx: Context):
+    result, calls = await cx.call("tag", {"tags": '["x", "y"]'})
+    assert not result.is_error, result
+    assert [c["params"]["arguments"] for c in calls] == [{"tags": ["x", "y"]}], calls
+    assert json.loads(only_text(result)) == {"tags": ["x", "y"]}
+
+
+async def test_the_nested_model_is_repaired_and_refused_by_path(cx: Context):
+    # `filters` (a list of models) written as JSON text: repaired on the server's wire.
+    query = {"name": "q", "filters": '[{"field": "kind", "values": ["png"]}]'}
+    result, calls = await cx.call("search", {"query": query})
+    assert not result.is_error, result
+    assert [c["params"]["arguments"] for c in calls] == [
+        {"query": {"name": "q", "filters": [{"field": "kind", "values": ["png"]}]}}
+    ], calls
+    # `match` takes a string or a list: a list written as text there is refused by its path,
+    # every issue at once, one per line.
+    query = {"name": "q", "filters": [{"field": "a", "values": ["1"], "match": '["x"]'},
+                                      {"field": "b", "values": ["2"], "match": '["y", "z"]'}]}
+    result, calls = await cx.call("search", {"query": query})
+    assert result.is_error, result
+    assert only_text(result).split("\n") == [
+        f"query.filters.0.match {TEXT_LIST}",
+        f"query.filters.1.match {TEXT_LIST}",
+    ], only_text(result)
+    assert calls == [], calls
+
+
+async def test_strings_that_are_not_a_list_stay_one_value(cx: Context):
+    for text in ["[preview].png", "null", "123", "[1,2", "a.png"]:
+        result, calls = await cx.call("view", {"paths": text})
+        # The server's wire has the string, unchanged.
+        assert [c["params"]["arguments"] for c in calls] == [{"paths": text}], (text, calls)
+        # What the Python SDK then makes of `null` is its own reading (it parses JSON text
+        # for a parameter not typed plain `str`): only the wire is the proxy's.
+        if text != "null":
+            assert not result.is_error, (text, result)
+            assert json.loads(only_text(result)) == {"paths": text}, only_text(result)
+
+
+async def test_a_real_list_passes(cx: Context):
+    result, calls = await cx.call("view", {"paths": ["a.png", "[b].png"]})
+    assert not result.is_error, result
+    assert [c["params"]["arguments"] for c in calls] == [{"paths": ["a.png", "[b].png"]}], calls
+
+
+async def test_progress_and_notifications_pass_through(cx: Context):
+    progress = []
+
+    async def on_progress(done, total, message):
+        progress.append((done, total))
+
+    cx.events.clear()
+    result, calls = await cx.call("count", {"steps": 3}, progress_callback=on_progress)
+    assert not result.is_error, result
+    assert only_text(result) == "counted 3"
+    assert progress == [(1, 3), (2, 3), (3, 3)], progress
+    assert [event.data for event in cx.events] == ["step 1", "step 2", "step 3"], cx.events
+    # The client's own notifications reach the server too.
+    wire = [json.loads(line) for line in cx.wire.read_text(encoding="utf-8").splitlines()]
+    assert any(m.get("method") == "notifications/initialized" for m in wire)
+
+
+async def test_an_unknown_tool_is_the_servers_answer(cx: Context):
+    result, calls = await cx.call("nope", {"paths": '["a"]'})
+    assert result.is_error, result
+    assert len(calls) == 1, calls
+
+
+TESTS = [
+    test_the_list_passes_through,
+    test_a_list_written_as_text_is_refused_by_name,
+    test_json_text_is_repaired_and_the_server_gets_a_real_list,
+    test_the_nested_model_is_repaired_and_refused_by_path,
+    test_strings_that_are_not_a_list_stay_one_value,
+    test_a_real_list_passes,
+    test_progress_and_notifications_pass_through,
+    test_an_unknown_tool_is_the_servers_answer,
+]
+
+
+async def crash_gives_an_error(proxy: str, tmp: Path) -> None:
+    """A server that dies mid-call: the client gets an error answer, not a hang."""
+    wire = tmp / "crash-wire.jsonl"
+    with open(tmp / "crash-stderr.log", "w", encoding="utf-8") as errlog:
+        async with stdio_client(proxy_params(proxy, wire), errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await asyncio.wait_for(session.initialize(), TIMEOUT)
+                try:
+                    result = await asyncio.wait_for(session.call_tool("crash", {}), TIMEOUT)
+                except MCPError as error:
+                    assert "exited before answering" in str(error), error
+                else:
+                    raise AssertionError(f"the crashed call was answered: {result}")
+    stderr = (tmp / "crash-stderr.log").read_text(encoding="utf-8")
+    assert "request(s) unanswered: each got an error" in stderr, stderr
+
+
+async def run(proxy: str) -> int:
+    passed = failed = 0
+    with tempfile.TemporaryDirectory(prefix="stitch-proxy-e2e-") as tmp:
+        tmp = Path(tmp)
+        wire = tmp / "wire.jsonl"
+        events = []
+
+        async def on_log(params):
+            events.append(params)
+
+        with open(tmp / "stderr.log", "w", encoding="utf-8") as errlog:
+            async with stdio_client(proxy_params(proxy, wire), errlog=errlog) as (read, write):
+                async with ClientSession(read, write, logging_callback=on_log) as session:
+                    init = await asyncio.wait_for(session.initialize(), TIMEOUT)
+                    print(f"connected through stitch-proxy to {init.server_info.name}, protocol {init.protocol_version}")
+                    cx = Context(session, wire, events)
+                    for test in TESTS:
+                        try:
+                            await test(cx)
+                        except Exception:  # noqa: BLE001 - report every failure, go on
+                            failed += 1
+                            print(f"FAIL {test.__name__}")
+                            traceback.print_exc(file=sys.stdout)
+                        else:
+                            passed += 1
+                            print(f"ok   {test.__name__}")
+        stderr = (tmp / "stderr.log").read_text(encoding="utf-8")
+        # The proxy said what it did (--log info), on standard error only.
+        for expected in ["to view refused: paths", "to tag repaired", "to search repaired"]:
+            if expected not in stderr:
+                failed += 1
+                print(f"FAIL the proxy's log lacks {expected!r}:\n{stderr}")
+        try:
+            await crash_gives_an_error(proxy, tmp)
+        except Exception:  # noqa: BLE001
+            failed += 1
+            print("FAIL crash_gives_an_error")
+            traceback.print_exc(file=sys.stdout)
+        else:
+            passed += 1
+            print("ok   crash_gives_an_error")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def main() -> int:
+    if len(sys.argv) != 2:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    return asyncio.run(run(sys.argv[1]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

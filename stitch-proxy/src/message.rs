@@ -1,0 +1,482 @@
+//! Reading one line of newline-delimited JSON-RPC just far enough to route it.
+//!
+//! The proxy never re-serializes a message it does not change: everything here borrows from
+//! the line as it arrived ([`RawValue`]), and a repaired call is the same line with only the
+//! bytes of its `arguments` replaced ([`splice`]).
+
+use std::borrow::Cow;
+use std::ops::Range;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+/// The members of a JSON-RPC message the proxy looks at; all others are ignored (and kept,
+/// since the line is forwarded as it came).
+#[derive(Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    method: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    params: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    result: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
+}
+
+/// A request id as it arrived: its JSON text (forwarded and echoed as is) and a key that
+/// compares ids by value (`1` and `1` match; the key is the id's compact JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Id {
+    /// The id's JSON text, exactly as the peer wrote it.
+    pub raw: String,
+    /// The id's compact JSON: the key of the pending tables.
+    pub key: String,
+}
+
+impl Id {
+    fn of(raw: &RawValue) -> Id {
+        let key = match serde_json::from_str::<Value>(raw.get()) {
+            Ok(value) => value.to_string(),
+            Err(_) => raw.get().to_owned(),
+        };
+        Id {
+            raw: raw.get().to_owned(),
+            key,
+        }
+    }
+
+    /// The id a proxy-made request carries: a JSON string.
+    pub fn own(text: &str) -> Id {
+        let raw = Value::from(text).to_string();
+        Id {
+            key: raw.clone(),
+            raw,
+        }
+    }
+}
+
+/// What one line holds, as far as routing needs to know.
+#[derive(Debug)]
+pub enum Message {
+    /// A request (it has an `id` and a `method`). For `tools/call`, `call` holds its tool
+    /// name and arguments.
+    Request {
+        /// The request's id.
+        id: Id,
+        /// The method called.
+        method: String,
+        /// `tools/call` only: what the coercer needs.
+        call: Option<Call>,
+        /// `tools/list` only: whether the request asked for a later page (`params.cursor`).
+        cursor: bool,
+    },
+    /// A notification (a `method` and no `id`); `cancelled` is the request id a
+    /// `notifications/cancelled` names.
+    Notification {
+        /// The notification's method.
+        method: String,
+        /// `notifications/cancelled` only: the request it cancels.
+        cancelled: Option<Id>,
+    },
+    /// A response (an `id` with a `result` or an `error`).
+    Response {
+        /// The id answered.
+        id: Id,
+        /// Whether the response is an error.
+        error: bool,
+    },
+    /// A batch: the messages in it that routing cares about (requests and responses).
+    Batch(Vec<Message>),
+    /// Valid JSON that is not a JSON-RPC message the proxy recognizes (a number, an object
+    /// with neither `method` nor `id`, a request whose members have the wrong types).
+    Other,
+    /// Not JSON at all (or not UTF-8).
+    Malformed,
+}
+
+/// The parts of a `tools/call` request the coercer needs.
+#[derive(Debug)]
+pub struct Call {
+    /// `params.name`.
+    pub name: String,
+    /// `params.arguments`, parsed, with the byte range of its text in the line; `None`
+    /// when the call has no `arguments` member.
+    pub arguments: Option<(Range<usize>, Value)>,
+}
+
+#[derive(Deserialize)]
+struct CallParams<'a> {
+    #[serde(borrow)]
+    name: Cow<'a, str>,
+    #[serde(borrow, default)]
+    arguments: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct CancelParams<'a> {
+    #[serde(borrow, rename = "requestId")]
+    request_id: &'a RawValue,
+}
+
+#[derive(Deserialize)]
+struct ListParams<'a> {
+    #[serde(borrow, default)]
+    cursor: Option<Cow<'a, str>>,
+}
+
+/// One tool of a `tools/list` page: its name and its `inputSchema` (absent: `None`).
+#[derive(Debug, Deserialize)]
+pub struct ToolDef {
+    /// The tool's name.
+    pub name: String,
+    /// The tool's `inputSchema`.
+    #[serde(default, rename = "inputSchema")]
+    pub input_schema: Option<Value>,
+}
+
+/// A `tools/list` result: the page's tools and the cursor of the next page.
+#[derive(Debug, Deserialize)]
+pub struct ListPage {
+    /// The tools of this page.
+    pub tools: Vec<ToolDef>,
+    /// The next page's cursor; `None` (or absent, or null) on the last page.
+    #[serde(default, rename = "nextCursor")]
+    pub next_cursor: Option<String>,
+}
+
+/// The line without its line ending (`\n`, `\r\n`).
+pub fn trim_end(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// Whether the line holds nothing but whitespace.
+pub fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Reads a line (without its line ending) for routing.
+pub fn parse(line: &[u8]) -> Message {
+    let Ok(text) = std::str::from_utf8(line) else {
+        return Message::Malformed;
+    };
+    match text.trim_start().as_bytes().first() {
+        Some(b'{') => match serde_json::from_str::<Envelope<'_>>(text) {
+            Ok(envelope) => classify(text, envelope),
+            Err(_) => other_or_malformed(text),
+        },
+        Some(b'[') => match serde_json::from_str::<Vec<Envelope<'_>>>(text) {
+            Ok(batch) => Message::Batch(
+                batch
+                    .into_iter()
+                    .map(|envelope| classify(text, envelope))
+                    .filter(|message| {
+                        matches!(message, Message::Request { .. } | Message::Response { .. })
+                    })
+                    .collect(),
+            ),
+            Err(_) => other_or_malformed(text),
+        },
+        _ => other_or_malformed(text),
+    }
+}
+
+/// A line the envelope did not fit: valid JSON (`Other`) or not (`Malformed`).
+fn other_or_malformed(text: &str) -> Message {
+    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Ok(_) => Message::Other,
+        Err(_) => Message::Malformed,
+    }
+}
+
+fn classify(line: &str, envelope: Envelope<'_>) -> Message {
+    match (envelope.id, envelope.method) {
+        (Some(id), Some(method)) => {
+            let id = Id::of(id);
+            let call = (method == "tools/call")
+                .then(|| call(line, envelope.params?))
+                .flatten();
+            let cursor = method == "tools/list"
+                && envelope.params.is_some_and(|params| {
+                    serde_json::from_str::<ListParams<'_>>(params.get())
+                        .is_ok_and(|params| params.cursor.is_some())
+                });
+            Message::Request {
+                id,
+                method: method.into_owned(),
+                call,
+                cursor,
+            }
+        }
+        (None, Some(method)) => {
+            let cancelled = (method == "notifications/cancelled")
+                .then(|| {
+                    let params = envelope.params?;
+                    let params = serde_json::from_str::<CancelParams<'_>>(params.get()).ok()?;
+                    Some(Id::of(params.request_id))
+                })
+                .flatten();
+            Message::Notification {
+                method: method.into_owned(),
+                cancelled,
+            }
+        }
+        (Some(id), None) if envelope.result.is_some() || envelope.error.is_some() => {
+            Message::Response {
+                id: Id::of(id),
+                error: envelope.error.is_some(),
+            }
+        }
+        _ => Message::Other,
+    }
+}
+
+/// The name and arguments of a `tools/call`; `None` when `params` is not an object with a
+/// string `name` (the server answers such a call itself).
+fn call(line: &str, params: &RawValue) -> Option<Call> {
+    let parsed = serde_json::from_str::<CallParams<'_>>(params.get()).ok()?;
+    let arguments = match parsed.arguments {
+        None => None,
+        Some(raw) => {
+            let value = serde_json::from_str::<Value>(raw.get()).ok()?;
+            Some((span(line, raw.get())?, value))
+        }
+    };
+    Some(Call {
+        name: parsed.name.into_owned(),
+        arguments,
+    })
+}
+
+/// The byte range of `part` inside `line`, when `part` borrows from it (a [`RawValue`] read
+/// from `line` does).
+fn span(line: &str, part: &str) -> Option<Range<usize>> {
+    let start = (part.as_ptr() as usize).checked_sub(line.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    (end <= line.len() && line.get(start..end) == Some(part)).then_some(start..end)
+}
+
+/// The line with the bytes at `range` replaced by `value`'s compact JSON, and a line ending.
+pub fn splice(line: &[u8], range: Range<usize>, value: &Value) -> Vec<u8> {
+    let value = value.to_string();
+    let mut out = Vec::with_capacity(line.len() + value.len() + 1);
+    out.extend_from_slice(&line[..range.start]);
+    out.extend_from_slice(value.as_bytes());
+    out.extend_from_slice(&line[range.end..]);
+    out.push(b'\n');
+    out
+}
+
+/// A `tools/list` result read from a response line; `None` when the line is not a result of
+/// that shape.
+pub fn list_page(line: &[u8]) -> Option<ListPage> {
+    #[derive(Deserialize)]
+    struct Result<'a> {
+        #[serde(borrow)]
+        result: &'a RawValue,
+    }
+    let text = std::str::from_utf8(line).ok()?;
+    let result = serde_json::from_str::<Result<'_>>(text).ok()?;
+    serde_json::from_str::<ListPage>(result.result.get()).ok()
+}
+
+/// The `tools/list` results inside a batch line, by the id they answer.
+pub fn batch_list_pages(line: &[u8]) -> Vec<(Id, ListPage)> {
+    #[derive(Deserialize)]
+    struct Item<'a> {
+        #[serde(borrow, default)]
+        id: Option<&'a RawValue>,
+        #[serde(borrow, default)]
+        result: Option<&'a RawValue>,
+    }
+    let Ok(text) = std::str::from_utf8(line) else {
+        return Vec::new();
+    };
+    let Ok(items) = serde_json::from_str::<Vec<Item<'_>>>(text) else {
+        return Vec::new();
+    };
+    items
+        .into_iter()
+        .filter_map(|item| {
+            let page = serde_json::from_str::<ListPage>(item.result?.get()).ok()?;
+            Some((Id::of(item.id?), page))
+        })
+        .collect()
+}
+
+/// A JSON-RPC response line answering `id` with `result` (JSON text).
+pub fn result_line(id: &Id, result: &str) -> Vec<u8> {
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{result}}}\n",
+        id.raw
+    )
+    .into_bytes()
+}
+
+/// A JSON-RPC error response line; `id` `None` writes `"id":null`.
+pub fn error_line(id: Option<&Id>, code: i64, message: &str) -> Vec<u8> {
+    let id = id.map_or("null", |id| id.raw.as_str());
+    let message = Value::from(message);
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{{\"code\":{code},\"message\":{message}}}}}\n"
+    )
+    .into_bytes()
+}
+
+/// The tool result of a refused call: one text content holding stitch's messages, and
+/// `isError: true`, so the model reads why and retries.
+pub fn refusal_line(id: &Id, messages: &str) -> Vec<u8> {
+    let text = Value::from(messages);
+    result_line(
+        id,
+        &format!("{{\"content\":[{{\"type\":\"text\",\"text\":{text}}}],\"isError\":true}}"),
+    )
+}
+
+/// A `tools/list` request line the proxy sends on its own behalf.
+pub fn list_request(id: &Id, cursor: Option<&str>) -> Vec<u8> {
+    let params = match cursor {
+        Some(cursor) => format!(",\"params\":{{\"cursor\":{}}}", Value::from(cursor)),
+        None => String::new(),
+    };
+    format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"tools/list\"{params}}}\n",
+        id.raw
+    )
+    .into_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_call_keeps_its_id_text_and_finds_its_arguments() {
+        let line = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"view","arguments":{"paths":"[\"a\"]"},"_meta":{"progressToken":1}}}"#;
+        let Message::Request {
+            id, method, call, ..
+        } = parse(line)
+        else {
+            panic!("not a request")
+        };
+        assert_eq!((id.raw.as_str(), id.key.as_str()), ("7", "7"));
+        assert_eq!(method, "tools/call");
+        let call = call.unwrap();
+        assert_eq!(call.name, "view");
+        let (range, value) = call.arguments.unwrap();
+        assert_eq!(&line[range.clone()], br#"{"paths":"[\"a\"]"}"#);
+        assert_eq!(value, json!({"paths": "[\"a\"]"}));
+        let spliced = splice(line, range, &json!({"paths": ["a"]}));
+        assert_eq!(
+            spliced,
+            b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"view\",\"arguments\":{\"paths\":[\"a\"]},\"_meta\":{\"progressToken\":1}}}\n"
+        );
+    }
+
+    #[test]
+    fn ids_compare_by_value_and_echo_as_written() {
+        let Message::Request { id, .. } =
+            parse(br#"{"id": "a\u0062" , "method":"ping","jsonrpc":"2.0"}"#)
+        else {
+            panic!()
+        };
+        assert_eq!(id.raw, r#""a\u0062""#);
+        assert_eq!(id.key, r#""ab""#);
+        assert!(result_line(&id, "{}").starts_with(br#"{"jsonrpc":"2.0","id":"a\u0062","#));
+    }
+
+    #[test]
+    fn kinds_of_lines() {
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x"}}"#),
+            Message::Notification { cancelled: Some(Id { ref key, .. }), .. } if key == "\"x\""
+        ));
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}"#),
+            Message::Response { error: true, .. }
+        ));
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":3,"result":{}}"#),
+            Message::Response { error: false, .. }
+        ));
+        assert!(matches!(parse(b"{\"jsonrpc\":\"2.0\""), Message::Malformed));
+        assert!(matches!(parse(b"hello"), Message::Malformed));
+        assert!(matches!(parse(b"\xff{}"), Message::Malformed));
+        assert!(matches!(parse(b"42"), Message::Other));
+        // A member of the wrong type is valid JSON the proxy leaves to the server.
+        assert!(matches!(
+            parse(br#"{"jsonrpc":"2.0","id":1,"method":5}"#),
+            Message::Other
+        ));
+        let Message::Batch(items) = parse(
+            br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"result":{}}]"#,
+        ) else {
+            panic!()
+        };
+        assert_eq!(items.len(), 2);
+        let Message::Request { cursor, .. } =
+            parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"2"}}"#)
+        else {
+            panic!()
+        };
+        assert!(cursor);
+    }
+
+    #[test]
+    fn a_call_without_usable_params_is_left_to_the_server() {
+        let Message::Request { call, .. } =
+            parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":3}}"#)
+        else {
+            panic!()
+        };
+        assert!(call.is_none());
+        let Message::Request { call, .. } =
+            parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#)
+        else {
+            panic!()
+        };
+        assert!(call.unwrap().arguments.is_none());
+    }
+
+    #[test]
+    fn lines_the_proxy_writes_are_json_rpc() {
+        let id = Id::own("stitch-proxy-1");
+        let list: Value = serde_json::from_slice(&list_request(&id, Some("c\"2"))).unwrap();
+        assert_eq!(
+            list,
+            json!({"jsonrpc":"2.0","id":"stitch-proxy-1","method":"tools/list","params":{"cursor":"c\"2"}})
+        );
+        let refusal: Value =
+            serde_json::from_slice(&refusal_line(&Id::own("x"), "a\nb \u{2014}")).unwrap();
+        assert_eq!(
+            refusal,
+            json!({"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"a\nb \u{2014}"}],"isError":true}})
+        );
+        let error: Value = serde_json::from_slice(&error_line(None, -32700, "parse")).unwrap();
+        assert_eq!(
+            error,
+            json!({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}})
+        );
+    }
+
+    #[test]
+    fn list_pages() {
+        let page = list_page(br#"{"jsonrpc":"2.0","id":"p","result":{"tools":[{"name":"a","inputSchema":{"type":"object"}},{"name":"b"}],"nextCursor":"2"}}"#).unwrap();
+        assert_eq!(page.tools.len(), 2);
+        assert_eq!(page.tools[1].input_schema, None);
+        assert_eq!(page.next_cursor.as_deref(), Some("2"));
+        let page =
+            list_page(br#"{"jsonrpc":"2.0","id":"p","result":{"tools":[],"nextCursor":null}}"#)
+                .unwrap();
+        assert_eq!(page.next_cursor, None);
+        assert!(list_page(br#"{"jsonrpc":"2.0","id":"p","result":{}}"#).is_none());
+        let pages = batch_list_pages(br#"[{"jsonrpc":"2.0","id":4,"result":{"tools":[]}},{"jsonrpc":"2.0","id":5,"result":{}}]"#);
+        assert_eq!(pages.len(), 1);
+        assert_eq!(pages[0].0.key, "4");
+    }
+}

@@ -1,0 +1,262 @@
+//! A small MCP server over stdio for the proxy's tests (tests/proxy.rs), with tools that do
+//! what each test needs: echo their arguments, report progress, ask the client for a
+//! sample, change the tool list, write a line that is not JSON, or die mid-call.
+//!
+//! ```text
+//! stitch-proxy-fake-server [--record FILE] [--page-size N] [--exit-code N] [--list-error]
+//! ```
+//!
+//! `--record` appends every line the server receives, as it arrived, to FILE, so a test sees
+//! exactly what reached the server. `--page-size` splits `tools/list` into pages with
+//! `nextCursor`. `--exit-code` is the exit code at the end of standard input.
+//! `--list-error` answers `tools/list` with an error.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{self, BufRead, Write};
+
+use serde_json::{json, Value};
+
+struct Server {
+    out: io::Stdout,
+    record: Option<File>,
+    page_size: usize,
+    list_error: bool,
+    /// After the `swap` tool: `tags` becomes a plain string and the tool `late` appears.
+    swapped: bool,
+    /// Lines read while waiting for the client's answer to a sampling request.
+    backlog: VecDeque<String>,
+}
+
+fn tools(swapped: bool) -> Vec<Value> {
+    let string_list = json!({"type": "array", "items": {"type": "string"}});
+    let mut tools = vec![
+        json!({"name": "view", "inputSchema": {"type": "object", "properties": {
+            "paths": {"anyOf": [{"type": "string"}, string_list]}}, "required": ["paths"]}}),
+        json!({"name": "tag", "inputSchema": {"type": "object", "properties": {
+            "tags": if swapped { json!({"type": "string"}) } else { string_list.clone() }},
+            "required": ["tags"]}}),
+        json!({"name": "echo", "inputSchema": {"type": "object", "properties": {
+            "text": {"type": "string"}}}}),
+        json!({"name": "progress", "inputSchema": {"type": "object"}}),
+        json!({"name": "sample", "inputSchema": {"type": "object"}}),
+        json!({"name": "swap", "inputSchema": {"type": "object"}}),
+        json!({"name": "garbage", "inputSchema": {"type": "object"}}),
+        json!({"name": "crash", "inputSchema": {"type": "object"}}),
+        json!({"name": "kill", "inputSchema": {"type": "object"}}),
+        // A `$ref` to nowhere: a schema no coercer can be compiled from.
+        json!({"name": "odd", "inputSchema": {"type": "object", "properties": {
+            "paths": {"$ref": "#/$defs/Missing"}}}}),
+    ];
+    if swapped {
+        tools.push(
+            json!({"name": "late", "inputSchema": {"type": "object", "properties": {
+            "items": string_list}}}),
+        );
+    }
+    tools
+}
+
+impl Server {
+    fn send(&mut self, message: &Value) {
+        let mut out = self.out.lock();
+        let _ = writeln!(out, "{message}");
+        let _ = out.flush();
+    }
+
+    fn send_raw(&mut self, line: &str) {
+        let mut out = self.out.lock();
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+
+    fn record(&mut self, line: &str) {
+        if let Some(file) = self.record.as_mut() {
+            let _ = writeln!(file, "{line}");
+        }
+    }
+
+    /// The next line from the client (recorded), from the backlog first.
+    fn next_line(&mut self, input: &mut impl BufRead) -> Option<String> {
+        if let Some(line) = self.backlog.pop_front() {
+            return Some(line);
+        }
+        let mut line = String::new();
+        match input.read_line(&mut line) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => {
+                let line = line.trim_end_matches(['\n', '\r']).to_owned();
+                self.record(&line);
+                Some(line)
+            }
+        }
+    }
+
+    fn handle(&mut self, line: &str, input: &mut impl BufRead) {
+        let Ok(message) = serde_json::from_str::<Value>(line) else {
+            self.send(&json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32700, "message": "Parse error"}}));
+            return;
+        };
+        if let Value::Array(items) = message {
+            let answers: Vec<Value> = items
+                .iter()
+                .filter_map(|item| self.answer(item, input))
+                .collect();
+            if !answers.is_empty() {
+                self.send(&Value::Array(answers));
+            }
+            return;
+        }
+        if !message.is_object() {
+            self.send(&json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32600, "message": "Invalid Request"}}));
+            return;
+        }
+        if let Some(answer) = self.answer(&message, input) {
+            self.send(&answer);
+        }
+    }
+
+    /// The answer to one request; `None` for notifications and responses.
+    fn answer(&mut self, message: &Value, input: &mut impl BufRead) -> Option<Value> {
+        let id = message.get("id")?.clone();
+        let method = message.get("method")?.as_str().unwrap_or("");
+        let params = message.get("params").cloned().unwrap_or(json!({}));
+        let result = match method {
+            "initialize" => Ok(json!({
+                "protocolVersion": params.get("protocolVersion").cloned()
+                    .unwrap_or(json!("2025-06-18")),
+                "capabilities": {"tools": {"listChanged": true}},
+                "serverInfo": {"name": "fake", "version": "0"}})),
+            "ping" => Ok(json!({})),
+            "tools/list" if self.list_error => Err((-32603, "no list today")),
+            "tools/list" => Ok(self.list(&params)),
+            "tools/call" => self.call(&params, input),
+            _ => Err((-32601, "Method not found")),
+        };
+        Some(match result {
+            Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            Err((code, text)) => {
+                json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": text}})
+            }
+        })
+    }
+
+    fn list(&self, params: &Value) -> Value {
+        let tools = tools(self.swapped);
+        let start: usize = params
+            .get("cursor")
+            .and_then(Value::as_str)
+            .and_then(|cursor| cursor.parse().ok())
+            .unwrap_or(0);
+        if self.page_size == 0 {
+            return json!({"tools": tools});
+        }
+        let end = (start + self.page_size).min(tools.len());
+        let mut page = json!({"tools": tools[start.min(end)..end]});
+        if end < tools.len() {
+            page["nextCursor"] = json!(end.to_string());
+        }
+        page
+    }
+
+    fn call(
+        &mut self,
+        params: &Value,
+        input: &mut impl BufRead,
+    ) -> Result<Value, (i64, &'static str)> {
+        let name = params.get("name").and_then(Value::as_str).unwrap_or("");
+        let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+        let text = match name {
+            "view" | "tag" | "echo" | "late" | "odd" => format!("{name} {arguments}"),
+            "progress" => {
+                let token = params["_meta"]["progressToken"].clone();
+                for step in 1..=2 {
+                    self.send(
+                        &json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                        "params": {"progressToken": token, "progress": step, "total": 2}}),
+                    );
+                }
+                "progress done".into()
+            }
+            "sample" => {
+                self.send(&json!({"jsonrpc": "2.0", "id": "server-1",
+                    "method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 1}}));
+                loop {
+                    let Some(line) = self.next_line(input) else {
+                        return Err((-32603, "no sample"));
+                    };
+                    let value: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+                    if value.get("id") == Some(&json!("server-1")) && value.get("method").is_none()
+                    {
+                        break format!("sampled {}", value["result"]["content"]["text"]);
+                    }
+                    self.backlog.push_back(line);
+                }
+            }
+            "swap" => {
+                self.swapped = true;
+                self.send(&json!({"jsonrpc": "2.0",
+                    "method": "notifications/tools/list_changed"}));
+                "swapped".into()
+            }
+            "garbage" => {
+                self.send_raw("this is not JSON");
+                "garbage sent".into()
+            }
+            "crash" => std::process::exit(3),
+            "kill" => {
+                #[cfg(unix)]
+                // SAFETY: the process sends itself SIGKILL, as a server killed mid-call.
+                unsafe {
+                    libc::kill(libc::getpid(), libc::SIGKILL);
+                }
+                std::process::exit(4)
+            }
+            _ => return Err((-32602, "Unknown tool")),
+        };
+        Ok(json!({"content": [{"type": "text", "text": text}]}))
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut server = Server {
+        out: io::stdout(),
+        record: None,
+        page_size: 0,
+        list_error: false,
+        swapped: false,
+        backlog: VecDeque::new(),
+    };
+    let mut exit_code = 0;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--record" => {
+                let path = args.next().expect("--record FILE");
+                server.record = Some(File::create(path).expect("the record file"));
+            }
+            "--page-size" => {
+                server.page_size = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--page-size N")
+            }
+            "--exit-code" => {
+                exit_code = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("--exit-code N")
+            }
+            "--list-error" => server.list_error = true,
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    while let Some(line) = server.next_line(&mut input) {
+        server.handle(&line, &mut input);
+    }
+    std::process::exit(exit_code);
+}
