@@ -123,17 +123,23 @@ mod error;
 mod json;
 mod one_or_many;
 mod path;
+mod report;
 mod schema;
 mod surface;
 mod tool_args;
+mod trace;
 mod walk;
 
 pub use crate::error::{ArgsError, Issue, IssueKind, MAX_ISSUES};
 pub use crate::json::depth::MAX_DEPTH;
 pub use crate::one_or_many::OneOrMany;
+pub use crate::report::{Repair, RepairKind, Repairs, Reported};
 pub use crate::surface::args::Args;
 pub use crate::surface::definition as tool;
 pub use crate::tool_args::ToolArgs;
+#[cfg(feature = "tracing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
+pub use crate::trace::trace_values;
 
 #[cfg(feature = "derive")]
 pub use stitch_derive::ToolArgs;

@@ -11,6 +11,7 @@ mod lenient;
 mod one_answer;
 mod one_or_many;
 mod properties;
+mod reports;
 mod rules;
 mod schema;
 mod serde_names;
