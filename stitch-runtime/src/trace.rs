@@ -27,7 +27,7 @@ mod on {
     }
 
     /// Makes stitch's `tracing` events carry what the caller sent (off by default: tool
-    /// arguments may be private). With it on, a refusal's event has a `message` field (the
+    /// arguments may be private). With it on, a refusal's event has a `reason` field (the
     /// issue's full message, which quotes the value in serde's words) and a repair's event a
     /// `sent` field (the text that was replaced). A switch of the program, not a feature: a
     /// library deep in the dependency graph cannot turn it on for everyone by accident.
@@ -73,7 +73,7 @@ mod on {
             if values() {
                 tracing::warn!(
                     target: "stitch", tool, path, kind, outcome = "refused",
-                    message = issue.message(), "tool arguments refused"
+                    reason = issue.message(), "tool arguments refused"
                 );
             } else {
                 tracing::warn!(
