@@ -235,6 +235,7 @@ fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {
 }
 
 #[cold]
+#[inline(never)]
 fn invalid<T: Coerce>(e: crate::json::de::Error) -> ArgsError {
     let (path, message) = e.into_parts();
     trace::refused::<T>(ArgsError::single(Issue::invalid(path, message)))

@@ -63,7 +63,7 @@ mod on {
 
     #[cold]
     #[inline(never)]
-    pub(crate) fn refused(tool: &'static str, error: &ArgsError) {
+    pub(crate) fn refused(tool: &'static str, error: ArgsError) -> ArgsError {
         for issue in error.issues() {
             // `--help` is a question, not a mistake.
             if issue.kind() == IssueKind::Help {
@@ -82,6 +82,7 @@ mod on {
                 );
             }
         }
+        error
     }
 }
 
@@ -113,6 +114,7 @@ pub(crate) fn repaired<T: ?Sized>(repairs: &[Repair]) {
 #[inline]
 pub(crate) fn refused<T: ?Sized>(error: ArgsError) -> ArgsError {
     #[cfg(feature = "tracing")]
-    on::refused(core::any::type_name::<T>(), &error);
+    return on::refused(core::any::type_name::<T>(), error);
+    #[cfg(not(feature = "tracing"))]
     error
 }
