@@ -105,10 +105,24 @@
 //! error, carrying the full message; with the `schemars` feature its `JsonSchema` is `T`'s. In
 //! rmcp, a tool takes `Parameters(Args(args)): Parameters<Args<ViewFile>>` and needs no glue.
 //!
+//! # What was repaired
+//! Each surface has a twin that also says what stitch repaired: [`ToolArgs::from_value_reported`],
+//! [`ToolArgs::from_json_reported`], [`ToolArgs::coerce_value_reported`], and [`Reported<T>`]
+//! beside [`Args<T>`]. Each [`Repair`] has its dotted path and its [`RepairKind`] (JSON text
+//! parsed, parsed more than once, a scalar written as text read). A call that needed no repair
+//! reports an empty [`Repairs`] that never allocated, and costs what the plain method costs.
+//!
 //! # Features
 //! - `derive` (default): re-exports `#[derive(ToolArgs)]`.
 //! - `schemars`: `schemars::JsonSchema` for [`OneOrMany`] and every derived type, returning
 //!   stitch's schema inline, so rmcp's `Parameters<T>` advertises it.
+//! - `tracing`: one `tracing` event per refused issue (`WARN`) and per repaired position
+//!   (`DEBUG`), under the target `stitch`, with the fields `tool` (the type's name), `path`,
+//!   `kind` and `outcome` (`refused` or `repaired`); argument values only after
+//!   `trace_values(true)`. The levels are those rmcp gives a request answered with an error
+//!   (`WARN`) and an answer or a fallback it took (`DEBUG`), and tower-http's trace layer a
+//!   response (`DEBUG`; `ERROR` only for the server's own failures). A call with nothing to
+//!   report emits nothing.
 
 #![deny(missing_docs)]
 // On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.

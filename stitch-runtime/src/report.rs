@@ -285,3 +285,25 @@ impl<'de, T: ToolArgs> Deserialize<'de> for Reported<T> {
         })
     }
 }
+
+/// The schema of the arguments, `T`'s: a framework that advertises a schema from
+/// `Reported<T>` advertises stitch's, inline, as for [`Args<T>`](crate::Args).
+#[cfg(feature = "schemars")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Reported<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}

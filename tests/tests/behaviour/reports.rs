@@ -189,3 +189,14 @@ fn the_report_displays_and_serializes() {
     assert_eq!(reported.repairs.len(), 3);
     assert_eq!(reported.into_inner().rows, [[1]]);
 }
+
+#[test]
+fn reported_advertises_the_arguments_schema() {
+    let reported = schemars::schema_for!(Reported<ViewFile>);
+    let args = schemars::schema_for!(Args<ViewFile>);
+    assert_eq!(reported, args);
+    assert_eq!(
+        reported.as_value()["properties"],
+        ViewFile::input_schema()["properties"]
+    );
+}
