@@ -102,6 +102,8 @@ pub(crate) fn wants_repairs() -> bool {
 
 /// The events of an accepted call of `T` that `repairs` were made in.
 #[inline]
+// `T` names the tool in the events; without the feature there are none.
+#[cfg_attr(not(feature = "tracing"), allow(clippy::extra_unused_type_parameters))]
 pub(crate) fn repaired<T: ?Sized>(repairs: &[Repair]) {
     #[cfg(feature = "tracing")]
     if !repairs.is_empty() {
@@ -112,6 +114,8 @@ pub(crate) fn repaired<T: ?Sized>(repairs: &[Repair]) {
 
 /// The events of a refused call of `T`; hands the error back.
 #[inline]
+// `T` names the tool in the events; without the feature there are none.
+#[cfg_attr(not(feature = "tracing"), allow(clippy::extra_unused_type_parameters))]
 pub(crate) fn refused<T: ?Sized>(error: ArgsError) -> ArgsError {
     #[cfg(feature = "tracing")]
     return on::refused(core::any::type_name::<T>(), error);

@@ -68,7 +68,10 @@ fn single_quotes_trailing_commas_and_fences_are_read() {
         "```json\n{\"paths\": [\"a.png\", \"b.png\"], \"max_pixels\": 512}\n```",
         r#"{paths: ["a.png", "b.png"], max_pixels: 512}"#,
     ] {
-        assert!(ViewFile::from_json(text).is_err(), "stitch alone refuses {text}");
+        assert!(
+            ViewFile::from_json(text).is_err(),
+            "stitch alone refuses {text}"
+        );
         assert_eq!(from_model_text::<ViewFile>(text).unwrap(), want, "{text}");
     }
 }
@@ -78,7 +81,10 @@ fn the_syntax_step_leaves_stitchs_rules_in_charge() {
     // A number written as text stays text: stitch's strict scalars refuse it, by name.
     let err = from_model_text::<ViewFile>(r#"{paths: "a.png", max_pixels: "512"}"#).unwrap_err();
     let issue = only_issue(&err);
-    assert_eq!((issue.kind(), issue.path()), (IssueKind::Invalid, "max_pixels"));
+    assert_eq!(
+        (issue.kind(), issue.path()),
+        (IssueKind::Invalid, "max_pixels")
+    );
     // A bracketed name stays one name.
     let one = from_model_text::<ViewFile>("{paths: '[preview].png'}").unwrap();
     assert_eq!(one.paths.as_slice(), ["[preview].png"]);
