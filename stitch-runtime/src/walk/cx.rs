@@ -105,6 +105,11 @@ impl Cx {
         true
     }
 
+    /// Whether this is an apply pass that records its repairs.
+    pub(crate) fn records(&self) -> bool {
+        self.record
+    }
+
     /// Whether this is the apply pass (which reports nothing).
     #[inline]
     pub fn is_apply(&self) -> bool {

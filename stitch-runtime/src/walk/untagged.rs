@@ -124,12 +124,14 @@ fn choose(
         let mut repaired = value.clone();
         // A recording apply pass records the member's repairs as it makes them on the copy;
         // they stand only if the copy replaces the value.
-        let mark = record_mark();
+        let mark = cx.records().then(record_mark);
         (member.walk)(&mut repaired, &mut cx.apply_probe(), at, bounds);
         if pick(&repaired) == Some(i) {
             return Some((i, Some(repaired)));
         }
-        forget_since(mark);
+        if let Some(mark) = mark {
+            forget_since(mark);
+        }
     }
     None
 }
