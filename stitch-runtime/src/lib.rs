@@ -121,6 +121,13 @@
 //! schema of `T`. In
 //! rmcp, a tool takes `Parameters(Args(args)): Parameters<Args<ViewFile>>` and needs no glue.
 //!
+//! # What was repaired
+//! Each surface has a twin that also says what stitch repaired: [`ToolArgs::from_value_reported`],
+//! [`ToolArgs::from_json_reported`], [`ToolArgs::coerce_value_reported`], and [`Reported<T>`]
+//! beside [`Args<T>`]. Each [`Repair`] has its dotted path and its [`RepairKind`] (JSON text
+//! parsed, parsed more than once, a scalar written as text read). A call that needed no repair
+//! reports an empty [`Repairs`] that never allocated, and costs what the plain method costs.
+//!
 //! # Features
 //! - `derive` (default): re-exports `#[derive(ToolArgs)]`.
 //! - `schemars`: `schemars::JsonSchema` for [`Args<T>`] (stitch's schema of `T`, inline), so
@@ -129,6 +136,13 @@
 //!   and a type may derive schemars' `JsonSchema` beside `ToolArgs`.
 //! - `json-schema`: [`json_schema::Coercer`], the same rules driven by a JSON Schema known only
 //!   at run time (an MCP tool's `inputSchema`, a tool in any language).
+//! - `tracing`: one `tracing` event per refused issue (`WARN`) and per repaired position
+//!   (`DEBUG`), under the target `stitch`, with the fields `tool` (the type's name), `path`,
+//!   `kind` and `outcome` (`refused` or `repaired`); argument values only after
+//!   `trace_values(true)`. The levels are those rmcp gives a request answered with an error
+//!   (`WARN`) and an answer or a fallback it took (`DEBUG`), and tower-http's trace layer a
+//!   response (`DEBUG`; `ERROR` only for the server's own failures). A call with nothing to
+//!   report emits nothing.
 
 #![deny(missing_docs)]
 // On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.
@@ -146,17 +160,23 @@ mod json;
 pub mod json_schema;
 mod one_or_many;
 mod path;
+mod report;
 mod schema;
 mod surface;
 mod tool_args;
+mod trace;
 mod walk;
 
 pub use crate::error::{ArgsError, Issue, IssueKind, MAX_ISSUES};
 pub use crate::json::depth::MAX_DEPTH;
 pub use crate::one_or_many::OneOrMany;
+pub use crate::report::{Repair, RepairKind, Repairs, Reported};
 pub use crate::surface::args::Args;
 pub use crate::surface::definition as tool;
 pub use crate::tool_args::ToolArgs;
+#[cfg(feature = "tracing")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tracing")))]
+pub use crate::trace::trace_values;
 
 #[cfg(feature = "derive")]
 pub use stitch_derive::ToolArgs;

@@ -6,7 +6,9 @@ use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue};
 use crate::json::depth::{deep_path, is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{self, Duplicates};
-use crate::walk::{dispose, run, run_with, Coerce, Cx};
+use crate::report::{Repairs, Reported};
+use crate::trace;
+use crate::walk::{dispose, run, run_with, Coerce, Cx, NoRecord, Record};
 
 /// A tool's argument type: `#[derive(ToolArgs)]` implements it, and only the derive.
 ///
@@ -92,7 +94,32 @@ pub trait ToolArgs: Coerce {
     /// as it was.
     #[inline]
     fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
-        run::<Self>(args).map_err(|(error, _)| error)
+        run::<Self, _>(args, NoRecord).map_err(|(error, _)| trace::refused::<Self>(error))
+    }
+
+    /// [`ToolArgs::coerce_value`], answering with the positions it repaired in `args` (see
+    /// [`Repairs`]; empty, and nothing allocated for it, when nothing was).
+    ///
+    /// ```
+    /// use stitch_runtime::ToolArgs;
+    ///
+    /// #[derive(serde::Deserialize, ToolArgs)]
+    /// struct Rows {
+    ///     rows: Vec<Vec<u32>>,
+    /// }
+    ///
+    /// let mut args = serde_json::json!({"rows": ["[1, 2]", [3]]});
+    /// let repairs = Rows::coerce_value_reported(&mut args).unwrap();
+    /// assert_eq!(args, serde_json::json!({"rows": [[1, 2], [3]]}));
+    /// assert_eq!(repairs.to_string(), "rows.0: JSON text parsed");
+    /// ```
+    #[inline]
+    fn coerce_value_reported(args: &mut Value) -> Result<Repairs, ArgsError> {
+        let mut repairs = Vec::new();
+        match run::<Self, _>(args, &mut repairs) {
+            Ok(()) => Ok(Repairs::from_walk(repairs)),
+            Err((error, _)) => Err(trace::refused::<Self>(error)),
+        }
     }
 
     /// The typed surface: coerces `args`, then deserializes it. A deserialization failure is
@@ -100,6 +127,27 @@ pub trait ToolArgs: Coerce {
     #[inline]
     fn from_value(args: Value) -> Result<Self, ArgsError> {
         read(args, Duplicates::NONE)
+    }
+
+    /// [`ToolArgs::from_value`], answering with the accepted arguments together with the
+    /// positions stitch repaired in them ([`Reported`]). A call that needed no repair reports
+    /// none and costs what `from_value` costs.
+    #[inline]
+    fn from_value_reported(args: Value) -> Result<Reported<Self>, ArgsError> {
+        let mut repairs = Vec::new();
+        let args = read_with(args, Duplicates::NONE, &mut repairs)?;
+        let repairs = Repairs::from_walk(repairs);
+        Ok(Reported { args, repairs })
+    }
+
+    /// [`ToolArgs::from_json`], answering with the accepted arguments together with the
+    /// positions stitch repaired in them ([`Reported`]).
+    #[inline]
+    fn from_json_reported(text: &str) -> Result<Reported<Self>, ArgsError> {
+        let mut repairs = Vec::new();
+        let args = read_json(text, &mut repairs)?;
+        let repairs = Repairs::from_walk(repairs);
+        Ok(Reported { args, repairs })
     }
 
     /// The command-line surface: flags by wire name (`--max_hits`) or kebab-case
@@ -151,42 +199,61 @@ pub trait ToolArgs: Coerce {
     /// The same from the arguments' JSON text, as a model's tool call carries it.
     #[inline]
     fn from_json(text: &str) -> Result<Self, ArgsError> {
-        // Text in which no rule could act goes straight to serde_json (see `json::plain`).
-        if crate::json::plain::plain(text) {
-            if let Ok(args) = serde_json::from_str::<Self>(text) {
-                if args.bounds_hold(Bounds::NONE) {
-                    return Ok(args);
-                }
+        read_json(text, NoRecord)
+    }
+}
+
+/// `from_json` of `text`, its repairs going to `record`.
+#[inline]
+fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError> {
+    // Text in which no rule could act goes straight to serde_json (see `json::plain`).
+    if crate::json::plain::plain(text) {
+        if let Ok(args) = serde_json::from_str::<T>(text) {
+            if args.bounds_hold(Bounds::NONE) {
+                return Ok(args);
             }
         }
-        // The text is read with the keys it sends twice, for the walk to refuse a declared
-        // field sent twice, as serde does (the fast path above refused it through serde).
-        let (args, duplicates) = parse::from_str(text).map_err(|e| {
-            let issue = if is_recursion_limit(&e) {
-                Issue::too_deep(deep_path(text), MAX_DEPTH)
-            } else {
-                Issue::invalid("", error::not_json(&e))
-            };
-            ArgsError::single(issue)
-        })?;
-        read(args, duplicates)
     }
+    // The text is read with the keys it sends twice, for the walk to refuse a declared
+    // field sent twice, as serde does (the fast path above refused it through serde).
+    let (args, duplicates) = parse::from_str(text).map_err(|e| not_json::<T>(text, &e))?;
+    read_with(args, duplicates, record)
+}
+
+#[cold]
+fn not_json<T: Coerce>(text: &str, e: &serde_json::Error) -> ArgsError {
+    let issue = if is_recursion_limit(e) {
+        Issue::too_deep(deep_path(text), MAX_DEPTH)
+    } else {
+        Issue::invalid("", error::not_json(e))
+    };
+    trace::refused::<T>(ArgsError::single(issue))
 }
 
 /// `from_value` of `args`, read from text that sent the keys `duplicates` twice.
 #[inline]
-pub(crate) fn read<T: Coerce>(mut args: Value, duplicates: Duplicates) -> Result<T, ArgsError> {
+pub(crate) fn read<T: Coerce>(args: Value, duplicates: Duplicates) -> Result<T, ArgsError> {
+    read_with(args, duplicates, NoRecord)
+}
+
+/// [`read`], the repairs made going to `record`.
+#[inline]
+pub(crate) fn read_with<T: Coerce, R: Record>(
+    mut args: Value,
+    duplicates: Duplicates,
+    record: R,
+) -> Result<T, ArgsError> {
     let cx = if duplicates.is_empty() {
         Cx::new(false)
     } else {
         Cx::with_duplicates(duplicates)
     };
-    if let Err((error, too_deep)) = run_with::<T>(&mut args, cx) {
+    if let Err((error, too_deep)) = run_with::<T, R>(&mut args, cx, record) {
         if too_deep {
             // serde_json drops a `Value` recursively; a deep one would overflow the stack.
             dispose(args);
         }
-        return Err(error);
+        return Err(trace::refused::<T>(error));
     }
     deserialize(args)
 }
@@ -194,12 +261,13 @@ pub(crate) fn read<T: Coerce>(mut args: Value, duplicates: Duplicates) -> Result
 fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {
     match crate::json::de::from_value(args) {
         Ok(args) => Ok(args),
-        Err(e) => Err(invalid(e)),
+        Err(e) => Err(invalid::<T>(e)),
     }
 }
 
 #[cold]
-fn invalid(e: crate::json::de::Error) -> ArgsError {
+#[inline(never)]
+fn invalid<T: Coerce>(e: crate::json::de::Error) -> ArgsError {
     let (path, message) = e.into_parts();
-    ArgsError::single(Issue::invalid(path, message))
+    trace::refused::<T>(ArgsError::single(Issue::invalid(path, message)))
 }

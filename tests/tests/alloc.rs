@@ -172,3 +172,65 @@ fn the_schema_coercer_allocates_nothing_on_well_formed_calls() {
         assert_eq!(n, 0, "{name}: the coercer allocated {n} times");
     }
 }
+
+#[test]
+fn a_report_of_a_call_that_needed_no_repair_allocates_nothing() {
+    for (name, mut args, _) in well_formed() {
+        // `coerce_value_reported` of the same tool as the case's `coerce_value`.
+        let (repairs, n) = allocations(|| match name {
+            "search" => SearchWithExtra::coerce_value_reported(&mut args),
+            "edit 50 rows" => LineEdit::coerce_value_reported(&mut args),
+            "action" => FileAction::coerce_value_reported(&mut args),
+            _ => Paths20::coerce_value_reported(&mut args),
+        });
+        assert!(repairs.unwrap().is_empty(), "{name}: nothing repaired");
+        assert_eq!(n, 0, "{name}: {n} allocations");
+    }
+}
+
+#[test]
+fn from_value_and_from_json_reported_allocate_as_from_value_and_from_json_do() {
+    for (name, args, _) in well_formed() {
+        let text = args.to_string();
+        macro_rules! same {
+            ($t:ty) => {{
+                let (plain, a) = allocations(|| <$t>::from_value(args.clone()).is_ok());
+                let (reported, b) =
+                    allocations(|| <$t>::from_value_reported(args.clone()).map(|r| r.repairs));
+                assert!(plain && reported.unwrap().is_empty(), "{name}");
+                assert_eq!(a, b, "{name}: from_value_reported allocates more");
+                let (plain, a) = allocations(|| <$t>::from_json(&text).is_ok());
+                let (reported, b) =
+                    allocations(|| <$t>::from_json_reported(&text).map(|r| r.repairs));
+                assert!(plain && reported.unwrap().is_empty(), "{name}");
+                assert_eq!(a, b, "{name}: from_json_reported allocates more");
+            }};
+        }
+        match name {
+            "search" => same!(SearchWithExtra),
+            "edit 50 rows" => same!(LineEdit),
+            "action" => same!(FileAction),
+            _ => same!(Paths20),
+        }
+    }
+}
+
+#[test]
+fn a_repair_that_is_not_asked_for_is_not_recorded() {
+    // The same repaired call with and without its report: only the report allocates more
+    // (its list and each repair's path), so a plain `coerce_value` pays nothing for it.
+    let sent = json!({"file": "f", "rows": "[{\"line\": 1, \"names\": \"a\"}]"});
+    // Once unmeasured: with the `tracing` feature, the first call registers its callsites.
+    assert!(LineEdit::coerce_value(&mut sent.clone()).is_ok());
+    let mut args = sent.clone();
+    let (ok, plain) = allocations(|| LineEdit::coerce_value(&mut args).is_ok());
+    assert!(ok);
+    let mut args = sent;
+    let (repairs, reported) = allocations(|| LineEdit::coerce_value_reported(&mut args));
+    assert_eq!(repairs.unwrap().to_string(), "rows: JSON text parsed");
+    assert_eq!(
+        reported,
+        plain + 2,
+        "{plain} allocations, {reported} with the report"
+    );
+}

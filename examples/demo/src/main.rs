@@ -12,6 +12,7 @@
 //! as an object go through `from_value` (a managed MCP tool); arguments given as text go through
 //! `from_json` (an agent loop reading a model's `arguments` string).
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
@@ -19,7 +20,7 @@ use std::process::ExitCode;
 
 use serde::Deserialize;
 use serde_json::Value;
-use stitch_runtime::{ArgsError, IssueKind, OneOrMany, ToolArgs};
+use stitch_runtime::{ArgsError, IssueKind, OneOrMany, Repairs, Reported, ToolArgs};
 
 /// Show one or more files to the model.
 #[derive(Debug, Deserialize, ToolArgs)]
@@ -100,45 +101,61 @@ struct Call {
 
 /// What a call came to.
 enum Outcome {
-    Ran {
-        repaired: Vec<String>,
-        output: String,
-    },
+    Ran { repaired: Repairs, output: String },
     Refused(ArgsError),
     Failed(String),
 }
 
-/// Decodes the arguments through the surface the call used: an object through `from_value`
-/// (after showing what `coerce_value` repaired), text through `from_json`.
-fn decode<T: ToolArgs>(arguments: &Value) -> Result<(T, Vec<String>), ArgsError> {
-    match arguments {
-        Value::String(text) => {
-            let mut value: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-            let repaired = repaired_keys::<T>(&mut value);
-            T::from_json(text).map(|args| (args, repaired))
-        }
-        other => {
-            let mut value = other.clone();
-            let repaired = repaired_keys::<T>(&mut value);
-            T::from_value(other.clone()).map(|args| (args, repaired))
-        }
-    }
+/// Decodes the arguments through the surface the call used, with what stitch repaired: an
+/// object through `from_value_reported`, text through `from_json_reported`.
+fn decode<T: ToolArgs>(arguments: &Value) -> Result<(T, Repairs), ArgsError> {
+    let reported = match arguments {
+        Value::String(text) => T::from_json_reported(text),
+        other => T::from_value_reported(other.clone()),
+    };
+    reported.map(|Reported { args, repairs }| (args, repairs))
 }
 
-/// The top-level keys whose values `coerce_value` changed (JSON text that was repaired).
-fn repaired_keys<T: ToolArgs>(value: &mut Value) -> Vec<String> {
-    let before = value.clone();
-    if T::coerce_value(value).is_err() {
-        return Vec::new();
+/// What the model got wrong over the calls: per tool and field, how many issues were refused
+/// and how many positions repaired.
+#[derive(Default)]
+struct Tally(BTreeMap<String, (usize, usize)>);
+
+impl Tally {
+    /// `tool.field` for a path: array indices become `*`, so every row of a list counts
+    /// under one name; the arguments' own object is `(arguments)`.
+    fn key(tool: &str, path: &str) -> String {
+        if path.is_empty() {
+            return format!("{tool}.(arguments)");
+        }
+        let field: Vec<&str> = path
+            .split('.')
+            .map(|s| {
+                if s.bytes().all(|b| b.is_ascii_digit()) {
+                    "*"
+                } else {
+                    s
+                }
+            })
+            .collect();
+        format!("{tool}.{}", field.join("."))
     }
-    match (&before, &*value) {
-        (Value::Object(old), Value::Object(new)) => old
-            .iter()
-            .filter(|(k, v)| new.get(*k) != Some(v))
-            .map(|(k, _)| k.clone())
-            .collect(),
-        (old, new) if old != new => vec!["(the arguments object)".to_owned()],
-        _ => Vec::new(),
+
+    fn refused(&mut self, tool: &str, path: &str) {
+        self.0.entry(Self::key(tool, path)).or_default().0 += 1;
+    }
+
+    fn repaired(&mut self, tool: &str, path: &str) {
+        self.0.entry(Self::key(tool, path)).or_default().1 += 1;
+    }
+
+    fn print(&self) {
+        let width = self.0.keys().map(String::len).max().unwrap_or(0).max(10);
+        println!("What the model got wrong, by tool and field:");
+        println!("  {:<width$}  refused  repaired", "tool.field");
+        for (key, (refused, repaired)) in &self.0 {
+            println!("  {key:<width$}  {refused:>7}  {repaired:>8}");
+        }
     }
 }
 
@@ -148,7 +165,7 @@ struct Tools {
 
 impl Tools {
     fn call(&self, call: &Call) -> Outcome {
-        let run = |result: Result<(String, Vec<String>), ArgsError>| match result {
+        let run = |result: Result<(String, Repairs), ArgsError>| match result {
             Ok((output, repaired)) => Outcome::Ran { repaired, output },
             Err(e) => Outcome::Refused(e),
         };
@@ -341,6 +358,7 @@ fn main() -> ExitCode {
     };
     let tools = Tools { root };
     let (mut ran, mut refused, mut text_lists, mut repaired) = (0, 0, 0, 0);
+    let mut tally = Tally::default();
     for (n, line) in io::Cursor::new(text)
         .lines()
         .map_while(Result::ok)
@@ -359,13 +377,17 @@ fn main() -> ExitCode {
         };
         match tools.call(&call) {
             Outcome::Ran {
-                repaired: keys,
+                repaired: repairs,
                 output,
             } => {
                 ran += 1;
-                if !keys.is_empty() {
+                if !repairs.is_empty() {
                     repaired += 1;
-                    println!("    repaired JSON text in: {}", keys.join(", "));
+                    let paths: Vec<&str> = repairs.iter().map(|r| r.path()).collect();
+                    println!("    repaired JSON text in: {}", paths.join(", "));
+                    for repair in &repairs {
+                        tally.repaired(&call.tool, repair.path());
+                    }
                 }
                 for l in output.lines() {
                     println!("    ok    {l}");
@@ -378,6 +400,9 @@ fn main() -> ExitCode {
                     .iter()
                     .filter(|i| i.kind() == IssueKind::TextList)
                     .count();
+                for issue in err.issues() {
+                    tally.refused(&call.tool, issue.path());
+                }
                 for l in err.to_string().lines() {
                     println!("    issue {l}");
                 }
@@ -386,6 +411,8 @@ fn main() -> ExitCode {
         }
         println!();
     }
+    tally.print();
+    println!();
     println!("{ran} ran ({repaired} after repairing JSON text), {refused} refused ({text_lists} lists written as text)");
     ExitCode::SUCCESS
 }

@@ -38,12 +38,17 @@ class Context:
         self.log = log
         self.stitch_tools = stitch_tools
         self.log_seen = 0
+        self.fresh: list[str] = []
 
     def new_reads(self) -> list[str]:
         """The `read …` lines the server logged since the last call."""
         lines = self.log.read_text(encoding="utf-8").splitlines()
-        fresh, self.log_seen = lines[self.log_seen :], len(lines)
-        return [line for line in fresh if line.startswith("read ")]
+        self.fresh, self.log_seen = lines[self.log_seen :], len(lines)
+        return [line for line in self.fresh if line.startswith("read ")]
+
+    def stitch_events(self) -> list[str]:
+        """stitch's `tracing` lines (one per refused issue or repair) of the last call."""
+        return [line for line in self.fresh if " stitch: " in line]
 
     async def call(self, name: str, arguments: dict):
         self.new_reads()
@@ -161,6 +166,14 @@ async def test_text_list_refused_before_reading(cx: Context):
     text = only_text(result)
     assert text == f"failed to deserialize parameters: paths {TEXT_LIST}", text
     assert reads == [], f"a refused call read files: {reads}"
+    # One log line for the one issue, without the value that was sent.
+    events = cx.stitch_events()
+    assert len(events) == 1, events
+    line = events[0]
+    assert line.lstrip().startswith("WARN stitch: tool arguments refused"), line
+    for field in ('tool="stitch_mcp_server::ViewFile"', 'path="paths"', 'kind="text_list"', 'outcome="refused"'):
+        assert field in line, line
+    assert "a.png" not in line, line
 
 
 async def test_nested_text_list_named_by_path(cx: Context):
@@ -221,6 +234,11 @@ async def test_edit_runs_with_repaired_rows(cx: Context):
         'line 2 "The fox is quick.": would rename to "dog" "cat" (not on this line)\n'
     ), only_text(result)
     assert reads == ["read notes.md (40 bytes)"], reads
+    events = cx.stitch_events()
+    assert len(events) == 1, events
+    assert "DEBUG stitch: tool arguments repaired" in events[0], events
+    for field in ('tool="stitch_mcp_server::Edit"', 'path="rows"', 'kind="json_text"', 'outcome="repaired"'):
+        assert field in events[0], events
 
 
 async def test_bounds_of_the_array(cx: Context):
@@ -237,6 +255,7 @@ async def test_outside_the_folder_refused(cx: Context):
     assert shown[:2] == ["../outside.txt: outside the served folder", "escape.txt: outside the served folder"], shown
     assert all("secret" not in text for text in shown), shown
     assert reads == ["read a.txt (39 bytes)"], reads
+    assert cx.stitch_events() == [], "a call stitch accepted as sent logs nothing"
 
 
 TESTS = [

@@ -13,6 +13,9 @@
 //! carries stitch's message, so the model reads it and can call again.
 //!
 //! Every file the tools read is logged to standard error as `read <path> (<n> bytes)`.
+//! With stitch's `tracing` feature, every refused issue and every repaired position is one more
+//! line there, through `tracing-subscriber` (`WARN stitch: tool arguments refused
+//! tool="stitch_mcp_server::ViewFile" path="paths" kind="text_list" outcome="refused"`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -320,6 +323,23 @@ fn run_from_argv(files: &Files, tool: &str, flags: &[String]) -> ExitCode {
     }
 }
 
+/// stitch's events on standard error (standard output is the protocol), one line each: a
+/// refused issue (`WARN`) or a repaired position (`DEBUG`), with the tool type, the path, the
+/// kind and the outcome, never the argument values. Other crates' events are left out.
+fn log_what_the_model_got_wrong() {
+    use tracing_subscriber::filter::Targets;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
+    use tracing_subscriber::Layer;
+
+    let lines = tracing_subscriber::fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .without_time()
+        .with_filter(Targets::new().with_target("stitch", tracing::Level::DEBUG));
+    let _ = tracing_subscriber::registry().with(lines).try_init();
+}
+
 fn main() -> ExitCode {
     let mut args = std::env::args_os().skip(1);
     let root = match args.next() {
@@ -353,6 +373,7 @@ fn main() -> ExitCode {
     if let Some((tool, flags)) = rest.split_first() {
         return run_from_argv(&Files::new(root), tool, flags);
     }
+    log_what_the_model_got_wrong();
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

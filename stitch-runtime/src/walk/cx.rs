@@ -9,6 +9,7 @@ use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
 use crate::json::depth::{is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{duplicate_field, Duplicates};
 use crate::path::{Order, Path};
+use crate::report::{Repair, RepairKind};
 use crate::schema::Schema;
 use crate::walk::{Coerce, Kind, Shape};
 
@@ -40,6 +41,10 @@ pub struct Cx {
     // past `UNTAGGED_NEST`, an untagged enum no longer searches its members' repairs, so nested
     // untagged enums cost time linear in the value, not exponential in their nesting.
     nest: u8,
+    // Whether this apply pass records its repairs (`Cx::repaired`), in this thread's record
+    // (`RECORD`): a flag in the state's padding, so a walk that records nothing carries nothing
+    // more than before.
+    record: bool,
 }
 
 /// How many untagged decisions may nest before the deeper ones stop searching for repairs
@@ -61,6 +66,16 @@ impl Cx {
             duplicates: Duplicates::NONE,
             one_or_many: None,
             nest: 0,
+            record: false,
+        }
+    }
+
+    /// The apply pass of a call; `record`: whether it records its repairs (run it inside
+    /// [`recording`]).
+    pub(crate) fn apply_pass(record: bool) -> Cx {
+        Cx {
+            record,
+            ..Cx::new(true)
         }
     }
 
@@ -90,6 +105,11 @@ impl Cx {
         true
     }
 
+    /// Whether this is an apply pass that records its repairs.
+    pub(crate) fn records(&self) -> bool {
+        self.record
+    }
+
     /// Whether this is the apply pass (which reports nothing).
     #[inline]
     pub fn is_apply(&self) -> bool {
@@ -107,6 +127,20 @@ impl Cx {
     #[inline]
     pub fn is_lenient(&self) -> bool {
         self.lenient
+    }
+
+    /// A repair of kind `kind` at `at`, where the caller sent `sent`: the one function every
+    /// repair site calls (R1's JSON text, `lenient_scalars`, …). The check pass notes that a
+    /// repair is due (so the apply pass runs); the apply pass records it, when its caller asked
+    /// for the record ([`crate::Repairs`]) or a `tracing` subscriber listens. The site itself
+    /// writes the change, in the apply pass only ([`Cx::replace`], or its own write).
+    #[inline]
+    pub fn repaired(&mut self, at: &Path<'_>, kind: RepairKind, sent: &Value) {
+        if !self.apply {
+            self.pending = true;
+        } else if self.record {
+            record_repair(at, kind, sent);
+        }
     }
 
     /// Replaces `value` with `new` (in the apply pass; the check pass only notes that a
@@ -306,7 +340,7 @@ impl Cx {
         shape: Shape,
         walk: &mut dyn FnMut(&mut Value, &mut Cx),
     ) -> bool {
-        let Value::String(text) = value else {
+        let Value::String(text) = &*value else {
             return false;
         };
         let Some(mut parsed) = self.parse_text(text, at) else {
@@ -325,12 +359,12 @@ impl Cx {
         if !self.enter(at) {
             return true;
         }
+        // Recorded before the parsed value is walked: a repair inside it comes after.
+        self.repaired(at, RepairKind::JsonText, value);
         walk(&mut parsed, self);
         self.leave();
         if self.apply {
             *value = parsed;
-        } else {
-            self.pending = true;
         }
         true
     }
@@ -399,6 +433,8 @@ impl Cx {
             duplicates,
             one_or_many: self.one_or_many,
             nest: self.nest.saturating_add(1),
+            // An apply pass beside a recording one records too (its caller adopts them).
+            record: apply && self.record,
         }
     }
 
@@ -410,6 +446,7 @@ impl Cx {
 
     /// An apply pass at this walk's place, for a repair tried on a copy.
     pub(crate) fn apply_probe(&self) -> Cx {
+        // A recording pass's probe records too: its caller forgets what an unchosen one did.
         self.beside(true, Duplicates::NONE)
     }
 
@@ -501,6 +538,66 @@ impl Cx {
         let issues = self.issues.into_iter().map(|f| f.issue).collect();
         (ArgsError::with_omitted(issues, self.omitted), self.too_deep)
     }
+}
+
+std::thread_local! {
+    // The repairs of the recording apply pass running on this thread (see `recording`).
+    static RECORD: core::cell::RefCell<Vec<Repair>> = const { core::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs `apply`, a recording apply pass, and returns the repairs it recorded, in the order it
+/// made them. This thread's record is set aside meanwhile, so a walk inside a walk keeps its
+/// own.
+pub(crate) fn recording(apply: impl FnOnce()) -> Vec<Repair> {
+    let outer = RECORD.with(|r| core::mem::take(&mut *r.borrow_mut()));
+    apply();
+    RECORD.with(|r| core::mem::replace(&mut *r.borrow_mut(), outer))
+}
+
+/// How many repairs this thread's record holds: a mark to [`forget_since`].
+pub(crate) fn record_mark() -> usize {
+    RECORD.with(|r| r.borrow().len())
+}
+
+/// Drops the repairs recorded since `mark` (an untagged member tried on a copy and not chosen).
+pub(crate) fn forget_since(mark: usize) {
+    RECORD.with(|r| r.borrow_mut().truncate(mark));
+}
+
+/// Records a repair in this thread's record (see [`Cx::repaired`]).
+#[cold]
+#[inline(never)]
+fn record_repair(at: &Path<'_>, kind: RepairKind, sent: &Value) {
+    RECORD.with(|r| record_in(&mut r.borrow_mut(), at, kind, sent));
+}
+
+fn record_in(repairs: &mut Vec<Repair>, at: &Path<'_>, kind: RepairKind, sent: &Value) {
+    let path = at.render();
+    // JSON text whose parse is walked at the same position and parsed again: one repair
+    // of that position, parsed more than once (the walk records the outer parse first).
+    if kind == RepairKind::JsonText {
+        if let Some(last) = repairs.last_mut() {
+            let text = matches!(
+                last.kind(),
+                RepairKind::JsonText | RepairKind::NestedJsonText
+            );
+            if text && last.path() == path {
+                *last.kind_mut() = RepairKind::NestedJsonText;
+                return;
+            }
+        }
+    }
+    #[allow(unused_mut)]
+    let mut repair = Repair::new(path, kind, at.order());
+    #[cfg(feature = "tracing")]
+    if crate::trace::values() {
+        repair.sent = Some(match sent {
+            Value::String(text) => text.as_str().into(),
+            other => other.to_string().into(),
+        });
+    }
+    let _ = sent;
+    repairs.push(repair);
 }
 
 /// The address of a path on the stack, to recognise the same position.

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
 use crate::path::Path;
+use crate::report::Repair;
 use crate::schema::Describe;
 
 mod cx;
@@ -166,29 +167,86 @@ pub trait Coerce: DeserializeOwned + Describe {
     }
 }
 
-/// The outcome of [`run`]: `Err` carries whether the value nests too deep to drop recursively.
-#[inline]
-pub(crate) fn run<T: Coerce>(args: &mut Value) -> Result<(), (crate::ArgsError, bool)> {
-    run_with::<T>(args, Cx::new(false))
+/// Where a call's repairs go: nowhere ([`NoRecord`], the plain surfaces) or into a list (the
+/// `*_reported` surfaces). A type, not a flag, so each surface is compiled with its own answer
+/// and the plain ones carry nothing for it.
+pub(crate) trait Record {
+    /// Whether the repairs are wanted.
+    const WANTED: bool;
+    /// Takes the repairs made, in order.
+    fn keep(self, repairs: Vec<Repair>);
 }
 
-/// [`run`], its check pass done by `cx` (which knows the keys the text sent twice).
+/// No record: the plain surfaces.
+pub(crate) struct NoRecord;
+
+impl Record for NoRecord {
+    const WANTED: bool = false;
+    fn keep(self, _: Vec<Repair>) {}
+}
+
+impl Record for &mut Vec<Repair> {
+    const WANTED: bool = true;
+    fn keep(self, repairs: Vec<Repair>) {
+        *self = repairs;
+    }
+}
+
+/// The outcome of [`run`]: `Err` carries whether the value nests too deep to drop recursively.
 #[inline]
-pub(crate) fn run_with<T: Coerce>(
+pub(crate) fn run<T: Coerce, R: Record>(
+    args: &mut Value,
+    record: R,
+) -> Result<(), (crate::ArgsError, bool)> {
+    run_with::<T, R>(args, Cx::new(false), record)
+}
+
+/// [`run`], its check pass done by `cx` (which knows the keys the text sent twice). The
+/// repairs made go to `record` (and, with the `tracing` feature, to a listening subscriber);
+/// nothing is recorded, or allocated for it, when nothing was repaired.
+#[inline]
+pub(crate) fn run_with<T: Coerce, R: Record>(
     args: &mut Value,
     mut cx: Cx,
+    record: R,
 ) -> Result<(), (crate::ArgsError, bool)> {
     T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
     if cx.found_issues() {
         return Err(cx.refusal());
     }
     if cx.pending() {
-        let mut apply = Cx::new(true);
-        T::walk(args, &mut apply, &Path::ROOT, Bounds::NONE);
-        apply.finish();
+        apply::<T, R>(args, record);
     }
     cx.finish();
     Ok(())
+}
+
+/// The apply pass of a call whose check found JSON text to repair and no issue: writes the
+/// repairs, and records them for `record` or a `tracing` subscriber, in the issues' order.
+#[inline]
+fn apply<T: Coerce, R: Record>(args: &mut Value, record: R) {
+    let wanted = R::WANTED || crate::trace::wants_repairs();
+    if !wanted {
+        let mut apply = Cx::apply_pass(false);
+        T::walk(args, &mut apply, &Path::ROOT, Bounds::NONE);
+        apply.finish();
+        return;
+    }
+    let repairs = cx::recording(|| {
+        let mut apply = Cx::apply_pass(true);
+        T::walk(args, &mut apply, &Path::ROOT, Bounds::NONE);
+        apply.finish();
+    });
+    record.keep(recorded::<T>(repairs));
+}
+
+/// Sorts and traces the repairs of a call of `T`.
+#[cold]
+#[inline(never)]
+fn recorded<T>(mut repairs: Vec<Repair>) -> Vec<Repair> {
+    repairs.sort_by_key(|r| r.order());
+    crate::trace::repaired::<T>(&repairs);
+    repairs
 }
 
 /// Drops a value without recursion, however deep it nests (serde_json's own `Drop` recurses).

@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use crate::bounds::Bounds;
 use crate::path::Path;
+use crate::walk::cx::{forget_since, record_mark};
 use crate::walk::Cx;
 
 /// One member (variant) of an untagged enum, as [`untagged`] tries it.
@@ -121,9 +122,15 @@ fn choose(
             continue;
         }
         let mut repaired = value.clone();
+        // A recording apply pass records the member's repairs as it makes them on the copy;
+        // they stand only if the copy replaces the value.
+        let mark = cx.records().then(record_mark);
         (member.walk)(&mut repaired, &mut cx.apply_probe(), at, bounds);
         if pick(&repaired) == Some(i) {
             return Some((i, Some(repaired)));
+        }
+        if let Some(mark) = mark {
+            forget_since(mark);
         }
     }
     None

@@ -13,6 +13,7 @@ mod one_answer;
 mod one_or_many;
 mod properties;
 mod providers;
+mod reports;
 mod round_trip;
 mod rules;
 mod schema;

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::bounds::Bounds;
 use crate::path::Path;
+use crate::report::RepairKind;
 use crate::schema::{Describe, Schema};
 use crate::walk::{walk_leaf, Coerce, Cx, Shape};
 
@@ -18,6 +19,7 @@ macro_rules! scalar {
                 if cx.is_lenient() {
                     if let Value::String(text) = value {
                         if let Some(read) = $lenient(text) {
+                            cx.repaired(at, RepairKind::ScalarText, value);
                             cx.replace(value, read);
                             return;
                         }
