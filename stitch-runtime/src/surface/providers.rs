@@ -13,9 +13,10 @@
 //! self-references deeper than that are left out (Gemini offers a list of them empty). A part
 //! that cannot be written in a format (a tuple of different types, a self-reference too deep)
 //! is left out where the type lets it be left out: an optional field, one member of a union.
-//! Where it cannot (a required field), the function panics, naming the type and the field: the
-//! definition cannot be written, and saying so at start-up beats advertising a tool the model
-//! cannot call.
+//! Where it cannot (a required field), the definition cannot be written: calling [`gemini`] or
+//! [`anthropic_strict`] for such a type is a compile error (`cargo build`) naming the field,
+//! as [`openai_strict`](crate::tool::openai_strict) is for what strict mode cannot say. Nothing
+//! here panics.
 //!
 //! Schema text given with `#[stitch(schema = "…")]` goes through the same rewrite; a keyword
 //! it holds outside a format's subset is dropped.
@@ -155,10 +156,11 @@ fn flat_function(
 /// also limits how many optional and union-typed parameters strict tools may have in all; a
 /// large or deeply recursive type can exceed that.
 ///
-/// # Panics
-/// If a required field cannot be written in the subset: a tuple of different types (strict mode
-/// has no `prefixItems`), or a required self-reference deeper than [`UNROLL_DEPTH`]. The
-/// message names the type and the field.
+/// **What it cannot write.** A required field that is a tuple of different types (strict mode
+/// has no `prefixItems`), or a required reference to the type's own type (the unrolled copy
+/// cannot end there): such a type is a compile error where this function is compiled for it
+/// (`cargo build`), naming the field. Make the field optional, or give the tool the
+/// non-strict definition ([`anthropic`](crate::tool::anthropic)).
 ///
 /// ```
 /// use stitch_runtime::{tool, ToolArgs};
@@ -185,7 +187,7 @@ fn flat_function(
 /// );
 /// ```
 pub fn anthropic_strict<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
-    super::definition::assert_object_root::<T>();
+    super::definition::assert_anthropic_strict::<T>();
     let schema = subset::<T>(Provider::AnthropicStrict);
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
@@ -214,15 +216,32 @@ pub fn anthropic_strict<T: ToolArgs>(name: &str, description: Option<&str>) -> V
 ///   boolean, an object and a list of strings;
 /// - a self-reference deeper than [`UNROLL_DEPTH`]: a list of it is offered empty
 ///   (`"maxItems": 0`), an optional field or a union member of it is left out;
-/// - a tuple of different types (no `prefixItems`): left out where optional (see Panics).
+/// - a tuple of different types (no `prefixItems`): left out where optional.
 ///
 /// An object's unknown keys cannot be refused (`deny_unknown_fields`): Gemini has no
 /// `additionalProperties: false`; the model is given the declared properties only.
 /// For a schema in JSON Schema with `$ref`s, tuples and maps, use [`gemini_json_schema`].
 ///
-/// # Panics
-/// If a required field cannot be written in the subset (a tuple of different types, a required
-/// self-reference deeper than [`UNROLL_DEPTH`]). The message names the type and the field.
+/// **What it cannot write.** A required field that is a tuple of different types, or a
+/// required reference to the type's own type that no list can end (`next: Box<Node>`; a
+/// required `Vec<Node>` ends in an empty list): such a type is a compile error where this
+/// function is compiled for it (`cargo build`), naming the field. Make the field optional, or
+/// use [`gemini_json_schema`].
+///
+/// ```compile_fail
+/// use stitch_runtime::ToolArgs;
+///
+/// /// Place a label.
+/// #[derive(serde::Deserialize, ToolArgs)]
+/// struct Place {
+///     /// A line and a label.
+///     at: (u32, String),
+/// }
+///
+/// // error: stitch: `tool::gemini` cannot write a tuple of different types (…) at required
+/// // field `at`, which Gemini's `parameters` cannot describe; …
+/// let _ = stitch_runtime::tool::gemini::<Place>("place", None);
+/// ```
 ///
 /// ```
 /// use stitch_runtime::{tool, ToolArgs};
@@ -249,7 +268,7 @@ pub fn anthropic_strict<T: ToolArgs>(name: &str, description: Option<&str>) -> V
 /// assert_eq!(level["properties"]["children"]["maxItems"], 0);
 /// ```
 pub fn gemini<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
-    super::definition::assert_object_root::<T>();
+    super::definition::assert_gemini::<T>();
     declaration(
         name,
         self::description::<T>(description),
@@ -387,18 +406,29 @@ const ANTHROPIC_FORMATS: &[&str] = &[
 /// allowed, and reported where it is not.
 struct Never(String);
 
-/// `T`'s input schema in `provider`'s subset; panics where a required part cannot be written.
+/// `T`'s input schema in `provider`'s subset. A type whose required part cannot be written is
+/// refused during compilation (`check::subset`), so the rewrite meets such a part only in schema
+/// text (`#[stitch(schema = "…")]`), which that check takes at its word. There the arguments
+/// are offered as an empty object whose description says why: narrower than the tool (it
+/// refuses `{}` if anything is required), never a panic.
 fn subset<T: ToolArgs>(provider: Provider) -> Value {
     match subset_of(T::input_schema(), provider) {
         Ok(schema) => schema,
-        Err(Never(why)) => panic!(
-            "tool::{}::<{}>: {why}",
+        Err(Never(why)) => {
+            let mut out = Map::new();
+            out.insert("type".to_owned(), json!("object"));
+            out.insert("properties".to_owned(), json!({}));
+            note(&mut out, &format!("Cannot be described here: {why}."));
             match provider {
-                Provider::Gemini => "gemini",
-                Provider::AnthropicStrict => "anthropic_strict",
-            },
-            std::any::type_name::<T>()
-        ),
+                Provider::Gemini => {
+                    out.insert("maxProperties".to_owned(), json!(0));
+                }
+                Provider::AnthropicStrict => {
+                    out.insert("additionalProperties".to_owned(), json!(false));
+                }
+            }
+            Value::Object(out)
+        }
     }
 }
 
@@ -503,6 +533,8 @@ impl<'a> Rewrite<'a> {
                             }
                             // An optional property the format cannot hold is left out.
                             Err(never) if !required.contains(&name.as_str()) => drop(never),
+                            // A required one makes the object unwritable (a compile error for
+                            // a derived type: `check::subset`).
                             Err(never) => return Err(never),
                         }
                     }
@@ -828,10 +860,7 @@ fn gemini_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Never> 
     out.remove("additionalProperties");
     // `{}` (any value) has no type, which Gemini requires.
     let typed = out.contains_key("type") || out.contains_key("anyOf") || out.contains_key("enum");
-    if !typed {
-        let Value::Object(any) = gemini_any() else {
-            unreachable!("an object literal")
-        };
+    if let (false, Value::Object(any)) = (typed, gemini_any()) {
         out.extend(any);
     }
     keep_format(&mut out, GEMINI_FORMATS);
