@@ -204,7 +204,7 @@ pub(crate) enum Subset {
 /// cut there, and a tuple of different types cannot be written. Such a part is left out where
 /// the type lets it be left out (an optional field, one member of a union, and on Gemini a
 /// list, offered empty); where it is required, the definition cannot be written, and this
-/// names the field. Mirrors what the rewrite in `surface/providers.rs` leaves out.
+/// names the field. Mirrors what the rewrite in `surface/providers/subset.rs` leaves out.
 pub(crate) const fn subset(schema: &Schema, provider: Subset) -> Option<Message> {
     if let Some(message) = tool_root(schema) {
         return Some(message);
