@@ -100,3 +100,15 @@ pub fn tool_error<T: ToolArgs>() -> Option<String> {
 pub fn strict_error<T: ToolArgs>() -> Option<String> {
     crate::schema::check::strict(T::SCHEMA).map(|m| m.as_str().to_owned())
 }
+
+/// The compile error `tool::gemini::<T>` stops the build with, or `None`.
+pub fn gemini_error<T: ToolArgs>() -> Option<String> {
+    use crate::schema::check::{subset, Subset};
+    subset(T::SCHEMA, Subset::Gemini).map(|m| m.as_str().to_owned())
+}
+
+/// The compile error `tool::anthropic_strict::<T>` stops the build with, or `None`.
+pub fn anthropic_strict_error<T: ToolArgs>() -> Option<String> {
+    use crate::schema::check::{subset, Subset};
+    subset(T::SCHEMA, Subset::AnthropicStrict).map(|m| m.as_str().to_owned())
+}

@@ -187,3 +187,386 @@ const fn find_in(object: &Object, field: &'static str) -> Option<(&'static str, 
     }
     None
 }
+
+/// The reference-free subsets [`subset`] checks a type against: Gemini's `parameters`
+/// (`tool::gemini`) and Anthropic's strict tool use (`tool::anthropic_strict`).
+#[derive(Clone, Copy)]
+pub(crate) enum Subset {
+    /// Gemini's `parameters` (OpenAPI 3.0 `Schema`).
+    Gemini,
+    /// Anthropic's strict tool use.
+    AnthropicStrict,
+}
+
+/// Why `provider`'s subset cannot write a tool with this schema, or `None` when it can.
+///
+/// Neither subset has references or `prefixItems`: a recursive type is unrolled to a depth and
+/// cut there, and a tuple of different types cannot be written. Such a part is left out where
+/// the type lets it be left out (an optional field, one member of a union, and on Gemini a
+/// list, offered empty); where it is required, the definition cannot be written, and this
+/// names the field. Mirrors what the rewrite in `surface/providers/subset.rs` leaves out.
+pub(crate) const fn subset(schema: &Schema, provider: Subset) -> Option<Message> {
+    if let Some(message) = tool_root(schema) {
+        return Some(message);
+    }
+    let (function, format, instead) = match provider {
+        Subset::Gemini => (
+            "`tool::gemini`",
+            "Gemini's `parameters`",
+            "make the field optional (`Option` or `#[serde(default)]`), or give this tool `tool::gemini_json_schema`",
+        ),
+        Subset::AnthropicStrict => (
+            "`tool::anthropic_strict`",
+            "Anthropic's strict mode",
+            "make the field optional (`Option` or `#[serde(default)]`), or give this tool the non-strict definition (`tool::anthropic`)",
+        ),
+    };
+    match unwritable(schema, "", provider, 0) {
+        Some((what, field)) => {
+            let message = Message::new()
+                .push("stitch: ")
+                .push(function)
+                .push(" cannot write ")
+                .push(what);
+            let message = if field.is_empty() {
+                message
+            } else {
+                message.push(" at required field `").push(field).push("`")
+            };
+            Some(
+                message
+                    .push(", which ")
+                    .push(format)
+                    .push(" cannot describe; ")
+                    .push(instead),
+            )
+        }
+        None => None,
+    }
+}
+
+/// What the "a tuple" message says.
+const TUPLE: &str = "a tuple of different types (no `prefixItems`)";
+/// What the "a self-reference" message says.
+const SELF_REFERENCE: &str =
+    "a reference to the type's own type (it has no references, and an unrolled copy cannot end there)";
+
+/// The first part of `schema` the subset cannot write and cannot leave out, with the innermost
+/// field it sits in. `min_items`: a field's `min_items` bound on the array form of `schema`.
+///
+/// A reference (`Schema::Ref`, only ever inside its own anchored type) counts as unwritable:
+/// the rewrite cuts every recursion at some depth, and the copy at the cut is written only if
+/// the reference can be left out there; each copy above it has the same shape.
+const fn unwritable(
+    schema: &Schema,
+    field: &'static str,
+    provider: Subset,
+    min_items: usize,
+) -> Option<(&'static str, &'static str)> {
+    match schema {
+        Schema::Ref(_) => Some((SELF_REFERENCE, field)),
+        Schema::Tuple(members) => {
+            let mut i = 1;
+            while i < members.len() {
+                if !same(members[0], members[i]) {
+                    return Some((TUPLE, field));
+                }
+                i += 1;
+            }
+            if members.is_empty() {
+                None
+            } else {
+                unwritable(members[0], field, provider, 0)
+            }
+        }
+        Schema::Array {
+            items,
+            min_items: own,
+            ..
+        } => {
+            let min = if *own > min_items { *own } else { min_items };
+            items_unwritable(items, field, provider, min)
+        }
+        // `anyOf [item, array of item]`: the array member stands alone if it can.
+        Schema::OneOrMany(item) => items_unwritable(item, field, provider, min_items),
+        // A map whose values cannot be written is offered empty.
+        Schema::Map(_) => None,
+        Schema::Object(object) => object_unwritable(object, true, provider),
+        Schema::OneOf(members) | Schema::AnyOf(members) => {
+            // A member that cannot be written is left out; all of them cannot be.
+            let mut first = None;
+            let mut i = 0;
+            while i < members.len() {
+                match unwritable(members[i], field, provider, 0) {
+                    None => return None,
+                    Some(found) => {
+                        if first.is_none() {
+                            first = Some(found);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            first
+        }
+        Schema::Tagged { body, .. } => unwritable(body, field, provider, 0),
+        Schema::Adjacent {
+            content: Some(content),
+            ..
+        } => unwritable(content, field, provider, 0),
+        Schema::External { content, .. } => unwritable(content, field, provider, 0),
+        Schema::Anchored { inner, .. } | Schema::Described { inner, .. } => {
+            unwritable(inner, field, provider, min_items)
+        }
+        Schema::Bounded { inner, min, .. } => {
+            let min = if *min > min_items { *min } else { min_items };
+            unwritable(inner, field, provider, min)
+        }
+        _ => None,
+    }
+}
+
+/// A list whose items cannot be written: Gemini offers it empty where it may be empty.
+const fn items_unwritable(
+    items: &Schema,
+    field: &'static str,
+    provider: Subset,
+    min_items: usize,
+) -> Option<(&'static str, &'static str)> {
+    match unwritable(items, field, provider, 0) {
+        Some(found) => match provider {
+            Subset::Gemini if min_items == 0 => None,
+            _ => Some(found),
+        },
+        None => None,
+    }
+}
+
+/// The properties of `object` (and of its flattened objects) that are required and cannot be
+/// written; `required`: the object's own properties are required where they say so.
+const fn object_unwritable(
+    object: &Object,
+    required: bool,
+    provider: Subset,
+) -> Option<(&'static str, &'static str)> {
+    let mut i = 0;
+    while i < object.properties.len() {
+        let p = &object.properties[i];
+        if required && p.required {
+            if let Some(found) = unwritable(p.schema, p.name, provider, 0) {
+                return Some(found);
+            }
+        }
+        i += 1;
+    }
+    let mut f = 0;
+    while f < object.flatten.len() {
+        let flattened = &object.flatten[f];
+        let found = match crate::schema::as_object(flattened.schema) {
+            Some(inner) => object_unwritable(inner, required && !flattened.optional, provider),
+            None if required && !flattened.optional => {
+                unwritable(flattened.schema, "", provider, 0)
+            }
+            None => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+        f += 1;
+    }
+    None
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn opt_str_eq(a: Option<&str>, b: Option<&str>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => str_eq(a, b),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+const fn all_same(a: &[&Schema], b: &[&Schema]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !same(a[i], b[i]) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether two schema trees are written as the same schema, as far as a tuple's members go
+/// (the rewrite compares the members it wrote). Two anchored (recursive) members are never the
+/// same: the first is written in full, the second as a reference to it.
+const fn same(a: &Schema, b: &Schema) -> bool {
+    match (a, b) {
+        (Schema::Any, Schema::Any)
+        | (Schema::Null, Schema::Null)
+        | (Schema::Boolean, Schema::Boolean)
+        | (Schema::Number, Schema::Number)
+        | (Schema::String, Schema::String)
+        | (Schema::Char, Schema::Char) => true,
+        (Schema::Integer { min: a1, max: a2 }, Schema::Integer { min: b1, max: b2 }) => {
+            *a1 == *b1 && *a2 == *b2
+        }
+        (Schema::Enum(a), Schema::Enum(b)) => {
+            if a.len() != b.len() {
+                return false;
+            }
+            let mut i = 0;
+            while i < a.len() {
+                if !str_eq(a[i], b[i]) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        (
+            Schema::Array {
+                items: ai,
+                min_items: amin,
+                max_items: amax,
+                unique: au,
+            },
+            Schema::Array {
+                items: bi,
+                min_items: bmin,
+                max_items: bmax,
+                unique: bu,
+            },
+        ) => {
+            let max = match (amax, bmax) {
+                (Some(a), Some(b)) => *a == *b,
+                (None, None) => true,
+                _ => false,
+            };
+            max && *amin == *bmin && *au == *bu && same(ai, bi)
+        }
+        (Schema::Tuple(a), Schema::Tuple(b))
+        | (Schema::AnyOf(a), Schema::AnyOf(b))
+        | (Schema::OneOf(a), Schema::OneOf(b)) => all_same(a, b),
+        (Schema::Map(a), Schema::Map(b)) | (Schema::OneOrMany(a), Schema::OneOrMany(b)) => {
+            same(a, b)
+        }
+        (Schema::Object(a), Schema::Object(b)) => objects_same(a, b),
+        (Schema::Raw(a), Schema::Raw(b)) => str_eq(a, b),
+        (
+            Schema::Tagged {
+                tag: at,
+                value: av,
+                body: ab,
+            },
+            Schema::Tagged {
+                tag: bt,
+                value: bv,
+                body: bb,
+            },
+        ) => str_eq(at, bt) && str_eq(av, bv) && same(ab, bb),
+        (
+            Schema::Adjacent {
+                tag: at,
+                value: av,
+                content_key: ak,
+                content: ac,
+            },
+            Schema::Adjacent {
+                tag: bt,
+                value: bv,
+                content_key: bk,
+                content: bc,
+            },
+        ) => {
+            let content = match (ac, bc) {
+                (Some(a), Some(b)) => same(a, b),
+                (None, None) => true,
+                _ => false,
+            };
+            content && str_eq(at, bt) && str_eq(av, bv) && str_eq(ak, bk)
+        }
+        (
+            Schema::External {
+                key: ak,
+                content: ac,
+            },
+            Schema::External {
+                key: bk,
+                content: bc,
+            },
+        ) => str_eq(ak, bk) && same(ac, bc),
+        (
+            Schema::Described {
+                description: ad,
+                inner: ai,
+            },
+            Schema::Described {
+                description: bd,
+                inner: bi,
+            },
+        ) => str_eq(ad, bd) && same(ai, bi),
+        (
+            Schema::Bounded {
+                inner: ai,
+                min: amin,
+                max: amax,
+            },
+            Schema::Bounded {
+                inner: bi,
+                min: bmin,
+                max: bmax,
+            },
+        ) => *amin == *bmin && *amax == *bmax && same(ai, bi),
+        _ => false,
+    }
+}
+
+const fn objects_same(a: &Object, b: &Object) -> bool {
+    if a.properties.len() != b.properties.len()
+        || a.flatten.len() != b.flatten.len()
+        || a.deny_unknown_fields != b.deny_unknown_fields
+        || !opt_str_eq(a.description, b.description)
+    {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.properties.len() {
+        let (p, q) = (&a.properties[i], &b.properties[i]);
+        if !str_eq(p.name, q.name)
+            || p.required != q.required
+            || !opt_str_eq(p.description, q.description)
+            || !opt_str_eq(p.default, q.default)
+            || !same(p.schema, q.schema)
+        {
+            return false;
+        }
+        i += 1;
+    }
+    let mut f = 0;
+    while f < a.flatten.len() {
+        let (p, q) = (&a.flatten[f], &b.flatten[f]);
+        if p.optional != q.optional || !same(p.schema, q.schema) {
+            return false;
+        }
+        f += 1;
+    }
+    true
+}

@@ -55,6 +55,18 @@ impl<T: ToolArgs> Checks<T> {
     const STRICT: () = if let Some(message) = check::strict(<T as Describe>::SCHEMA) {
         panic!("{}", message.as_str())
     };
+    /// Gemini's `parameters` cannot leave out a required part it cannot write (see
+    /// [`check::subset`]).
+    const GEMINI: () =
+        if let Some(message) = check::subset(<T as Describe>::SCHEMA, check::Subset::Gemini) {
+            panic!("{}", message.as_str())
+        };
+    /// Nor can Anthropic's strict tool use.
+    const ANTHROPIC_STRICT: () = if let Some(message) =
+        check::subset(<T as Describe>::SCHEMA, check::Subset::AnthropicStrict)
+    {
+        panic!("{}", message.as_str())
+    };
 }
 
 /// Fails the build where it is compiled for a `T` whose arguments are not an object.
@@ -68,6 +80,20 @@ pub(crate) fn assert_object_root<T: ToolArgs>() {
 #[inline(always)]
 pub(crate) fn assert_strict<T: ToolArgs>() {
     let () = Checks::<T>::STRICT;
+}
+
+/// Fails the build where it is compiled for a `T` that Gemini's `parameters` cannot write (the
+/// object-root check included).
+#[inline(always)]
+pub(crate) fn assert_gemini<T: ToolArgs>() {
+    let () = Checks::<T>::GEMINI;
+}
+
+/// Fails the build where it is compiled for a `T` that Anthropic's strict tool use cannot
+/// write (the object-root check included).
+#[inline(always)]
+pub(crate) fn assert_anthropic_strict<T: ToolArgs>() {
+    let () = Checks::<T>::ANTHROPIC_STRICT;
 }
 
 fn with_description(mut object: Map<String, Value>, description: Option<String>) -> Value {

@@ -175,14 +175,11 @@ pub struct Outline {
 
 // --- Golden files -----------------------------------------------------------------------
 
-/// The five new definitions of `T`, by format name.
+/// The four new definitions of `T` every type whose arguments are an object has, by format
+/// name.
 fn definitions<T: ToolArgs>(name: &str) -> Vec<(&'static str, Value)> {
     vec![
         ("openai_responses", tool::openai_responses::<T>(name, None)),
-        (
-            "openai_responses_strict",
-            tool::openai_responses_strict::<T>(name, None),
-        ),
         ("anthropic_strict", tool::anthropic_strict::<T>(name, None)),
         ("gemini", tool::gemini::<T>(name, None)),
         (
@@ -192,11 +189,15 @@ fn definitions<T: ToolArgs>(name: &str) -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Compares each definition of `T` with `tests/golden/<name>.<format>.json`; `STITCH_BLESS=1`
+fn golden_path(name: &str, format: &str) -> String {
+    format!("{}/golden/{name}.{format}.json", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Compares each definition with `tests/golden/<name>.<format>.json`; `STITCH_BLESS=1`
 /// rewrites the files instead.
-fn golden<T: ToolArgs>(name: &str) {
-    for (format, definition) in definitions::<T>(name) {
-        let path = format!("{}/golden/{name}.{format}.json", env!("CARGO_MANIFEST_DIR"));
+fn compare(name: &str, definitions: Vec<(&'static str, Value)>) {
+    for (format, definition) in definitions {
+        let path = golden_path(name, format);
         let text = serde_json::to_string_pretty(&definition).unwrap() + "\n";
         if std::env::var_os("STITCH_BLESS").is_some() {
             std::fs::write(&path, &text).unwrap();
@@ -210,13 +211,42 @@ fn golden<T: ToolArgs>(name: &str) {
     }
 }
 
+/// The golden files of a type OpenAI's strict mode takes: the four definitions and the strict
+/// Responses one.
+fn golden_strict<T: ToolArgs>(name: &str) {
+    assert_eq!(
+        stitch_runtime::__private::strict_error::<T>(),
+        None,
+        "{name}"
+    );
+    let mut all = definitions::<T>(name);
+    all.push((
+        "openai_responses_strict",
+        tool::openai_responses_strict::<T>(name, None),
+    ));
+    compare(name, all);
+}
+
+/// The golden files of a type OpenAI's strict mode cannot take (its strict definition is a
+/// compile error, `why`): the four definitions, and no strict file left behind.
+fn golden_not_strict<T: ToolArgs>(name: &str, why: &str) {
+    let error = stitch_runtime::__private::strict_error::<T>().expect("a compile error");
+    assert!(error.contains(why), "{name}: {error}");
+    compare(name, definitions::<T>(name));
+    let stale = golden_path(name, "openai_responses_strict");
+    assert!(
+        !std::path::Path::new(&stale).exists(),
+        "{stale}: the strict definition of {name} does not compile; delete the file"
+    );
+}
+
 #[test]
 fn golden_definitions() {
-    golden::<ViewFile>("view_file");
-    golden::<Search>("search");
-    golden::<Edit>("edit");
-    golden::<Act>("act");
-    golden::<Tree>("tree");
+    golden_strict::<ViewFile>("view_file");
+    golden_strict::<Search>("search");
+    golden_not_strict::<Edit>("edit", "a map (an object with open keys");
+    golden_not_strict::<Act>("act", "a map (an object with open keys");
+    golden_strict::<Tree>("tree");
 }
 
 // --- The envelopes ----------------------------------------------------------------------
@@ -240,12 +270,12 @@ fn each_format_has_its_envelope() {
     assert_eq!(responses["strict"], false);
     assert_eq!(&responses["parameters"], ViewFile::input_schema());
 
-    let strict = tool::openai_responses_strict::<Act>("act", Some("Act."));
+    let strict = tool::openai_responses_strict::<Search>("search", Some("Search."));
     assert_eq!(strict["strict"], true);
-    assert_eq!(strict["description"], "Act.");
+    assert_eq!(strict["description"], "Search.");
     assert_eq!(
         strict["parameters"],
-        tool::openai_strict::<Act>("act", None)["function"]["parameters"]
+        tool::openai_strict::<Search>("search", None)["function"]["parameters"]
     );
 
     let claude = tool::anthropic_strict::<Search>("search", None);
@@ -633,56 +663,118 @@ fn check_openai_strict(schema: &Value) {
     }
 }
 
-/// Runs every subset checker on `T`'s definitions. `strict_openai`: the OpenAI strict rewrite
-/// handles `T` (tuples and enum roots are issue #12's strict-mode items, done in
-/// `definition.rs`).
-fn meets_subsets<T: ToolArgs>(strict_openai: bool) {
+/// Runs the subset checkers of the four formats every object-root type has on `T`'s
+/// definitions.
+fn meets_subsets<T: ToolArgs>() {
     let name = std::any::type_name::<T>();
+    assert_eq!(stitch_runtime::__private::tool_error::<T>(), None, "{name}");
+    assert_eq!(
+        stitch_runtime::__private::gemini_error::<T>(),
+        None,
+        "{name}"
+    );
+    assert_eq!(
+        stitch_runtime::__private::anthropic_strict_error::<T>(),
+        None,
+        "{name}"
+    );
     let gemini = tool::gemini::<T>("t", None);
     check_gemini(&gemini["parameters"]);
     let claude = tool::anthropic_strict::<T>("t", None);
     check_anthropic_strict(&claude["input_schema"]);
+    // The compile-time check and the rewrite agree: what the check lets through is written.
+    for written in [&gemini, &claude] {
+        assert!(
+            !written.to_string().contains("Cannot be described here"),
+            "{name}: {written}"
+        );
+    }
     let json_schema = tool::gemini_json_schema::<T>("t", None);
     check_gemini_json(&json_schema["parametersJsonSchema"]);
     let responses = tool::openai_responses::<T>("t", None);
     assert_eq!(&responses["parameters"], T::input_schema(), "{name}");
-    if strict_openai {
-        check_openai_strict(&tool::openai_responses_strict::<T>("t", None)["parameters"]);
-    }
+}
+
+/// [`meets_subsets`], and OpenAI's strict subset for a type strict mode takes.
+fn meets_strict_subset<T: ToolArgs>() {
+    let name = std::any::type_name::<T>();
+    assert_eq!(
+        stitch_runtime::__private::strict_error::<T>(),
+        None,
+        "{name}"
+    );
+    meets_subsets::<T>();
+    check_openai_strict(&tool::openai_responses_strict::<T>("t", None)["parameters"]);
+}
+
+/// The compile error `tool::openai_responses_strict::<T>` stops the build with names `why`.
+fn strict_refuses<T: ToolArgs>(why: &str) {
+    let name = std::any::type_name::<T>();
+    let error = stitch_runtime::__private::strict_error::<T>()
+        .unwrap_or_else(|| panic!("{name}: strict mode takes it"));
+    assert!(error.contains(why), "{name}: {error}");
+}
+
+/// The compile error every `tool` function stops the build with for `T` says `T` is `what`.
+fn not_a_tool<T: ToolArgs>(what: &str) {
+    let name = std::any::type_name::<T>();
+    let error = stitch_runtime::__private::tool_error::<T>()
+        .unwrap_or_else(|| panic!("{name}: it can be a tool"));
+    assert_eq!(
+        error,
+        format!("stitch: a tool's arguments must be a JSON object (a struct with named fields, or an enum whose every variant is an object: internally or adjacently tagged, or externally tagged with data); this type is {what}"),
+        "{name}"
+    );
+    // Every `tool` function refuses it, the strict ones with the same message.
+    assert_eq!(stitch_runtime::__private::strict_error::<T>(), Some(error));
 }
 
 #[test]
 fn every_format_stays_in_its_documented_subset() {
-    meets_subsets::<ViewFile>(true);
-    meets_subsets::<Search>(true);
-    meets_subsets::<Filters>(true);
-    meets_subsets::<Edit>(true);
-    meets_subsets::<Row>(true);
-    meets_subsets::<Act>(true);
-    meets_subsets::<Paths20>(true);
-    meets_subsets::<Names3>(true);
-    meets_subsets::<Rows3>(true);
-    meets_subsets::<Row3>(true);
-    meets_subsets::<RowWithoutNotes>(true);
-    meets_subsets::<Paths>(true);
-    meets_subsets::<Meta>(true);
-    meets_subsets::<EntryKind>(false);
-    meets_subsets::<Tree>(true);
-    // A recursive type nested in another keeps a dangling `$ref` and a tuple `prefixItems` in
-    // OpenAI's strict rewrite: issue #12, strict-mode items.
-    meets_subsets::<Eval>(false);
-    meets_subsets::<OptionalTuple>(false);
-    meets_subsets::<Kinds>(false);
+    meets_strict_subset::<ViewFile>();
+    meets_strict_subset::<Search>();
+    meets_strict_subset::<Filters>();
+    meets_strict_subset::<Paths20>();
+    meets_strict_subset::<Names3>();
+    meets_strict_subset::<Rows3>();
+    meets_strict_subset::<Row3>();
+    meets_strict_subset::<RowWithoutNotes>();
+    meets_strict_subset::<Paths>();
+    meets_strict_subset::<Meta>();
+    meets_strict_subset::<Tree>();
+    // Strict mode closes every object and has no tuples and no enum at the root: the strict
+    // definition of these is a compile error (read here at run time), the others are checked.
+    let map = "a map (an object with open keys: strict mode closes every object)";
+    let tuple = "a tuple (`prefixItems`)";
+    let enum_root = "its arguments are an enum";
+    meets_subsets::<Edit>();
+    strict_refuses::<Edit>(map);
+    meets_subsets::<Row>();
+    strict_refuses::<Row>(&format!("{map} at field `notes`"));
+    meets_subsets::<Act>();
+    strict_refuses::<Act>(&format!("{map} at field `notes`"));
+    meets_subsets::<Eval>();
+    strict_refuses::<Eval>(&format!("{tuple} at field `expr`"));
+    meets_subsets::<OptionalTuple>();
+    strict_refuses::<OptionalTuple>(&format!("{tuple} at field `pair`"));
+    meets_subsets::<Kinds>();
+    strict_refuses::<Kinds>(&format!("{tuple} at field `adjacent`"));
+    meets_subsets::<Op>();
+    strict_refuses::<Op>(enum_root);
+    meets_subsets::<Adjacent>();
+    strict_refuses::<Adjacent>(enum_root);
+    meets_subsets::<Expr>();
+    strict_refuses::<Expr>(enum_root);
     // A required self-reference: no strict Anthropic definition (see below).
     check_gemini(&tool::gemini::<Outline>("t", None)["parameters"]);
     check_gemini_json(&tool::gemini_json_schema::<Outline>("t", None)["parametersJsonSchema"]);
-    meets_subsets::<NumOrStr>(false);
-    meets_subsets::<Nesting>(false);
-    meets_subsets::<MetasOrNames>(false);
-    meets_subsets::<ManyOrOne>(false);
-    meets_subsets::<Op>(false);
-    meets_subsets::<Adjacent>(false);
-    meets_subsets::<Expr>(false);
+    // Not an object: no `tool` function compiles for these.
+    not_a_tool::<EntryKind>("a string (an enum whose variants are all units)");
+    let untagged = "an untagged enum with a member that is not an object";
+    not_a_tool::<NumOrStr>(untagged);
+    not_a_tool::<Nesting>(untagged);
+    not_a_tool::<MetasOrNames>(untagged);
+    not_a_tool::<ManyOrOne>(untagged);
 }
 
 // --- What each rewrite does -------------------------------------------------------------
@@ -738,28 +830,130 @@ fn gemini_writes_tags_as_one_value_enums_and_unions_as_any_of() {
     assert_eq!(optional["required"], json!(["name"]));
 }
 
+/// The compile error `tool::gemini::<T>` / `tool::anthropic_strict::<T>` stops the build
+/// with, read at run time (`cargo check` does not evaluate it; the `compile_fail` doc example on
+/// `tool::gemini` shows the build failing).
+fn subset_error(function: &str, what: &str, field: &str, format: &str, instead: &str) -> String {
+    format!("stitch: `tool::{function}` cannot write {what} at required field `{field}`, which {format} cannot describe; make the field optional (`Option` or `#[serde(default)]`), or give this tool {instead}")
+}
+
+const TUPLE: &str = "a tuple of different types (no `prefixItems`)";
+const SELF_REFERENCE: &str = "a reference to the type's own type (it has no references, and an unrolled copy cannot end there)";
+
 #[test]
-#[should_panic(
-    expected = "tool::gemini::<behaviour::providers::RequiredTuple>: `pair` is a tuple of different types, which Gemini's `parameters` cannot describe"
-)]
-fn gemini_refuses_a_required_tuple_of_different_types() {
-    tool::gemini::<RequiredTuple>("t", None);
+fn a_required_tuple_of_different_types_is_a_compile_error_on_gemini_and_anthropic_strict() {
+    use stitch_runtime::__private::{anthropic_strict_error, gemini_error};
+    assert_eq!(
+        gemini_error::<RequiredTuple>().unwrap(),
+        subset_error(
+            "gemini",
+            TUPLE,
+            "pair",
+            "Gemini's `parameters`",
+            "`tool::gemini_json_schema`"
+        )
+    );
+    assert_eq!(
+        anthropic_strict_error::<RequiredTuple>().unwrap(),
+        subset_error(
+            "anthropic_strict",
+            TUPLE,
+            "pair",
+            "Anthropic's strict mode",
+            "the non-strict definition (`tool::anthropic`)"
+        )
+    );
+    // Optional, it is left out instead (see above); JSON Schema formats still take it.
+    assert_eq!(gemini_error::<OptionalTuple>(), None);
+    assert_eq!(anthropic_strict_error::<OptionalTuple>(), None);
+    let json_schema = &tool::gemini_json_schema::<RequiredTuple>("t", None)["parametersJsonSchema"];
+    assert_eq!(
+        json_schema["properties"]["pair"]["prefixItems"][1]["type"],
+        "string"
+    );
 }
 
 #[test]
-#[should_panic(
-    expected = "tool::anthropic_strict::<behaviour::providers::RequiredTuple>: `pair` is a tuple of different types, which Anthropic's strict mode cannot describe"
-)]
-fn anthropic_strict_refuses_a_required_tuple_of_different_types() {
-    tool::anthropic_strict::<RequiredTuple>("t", None);
+fn a_required_self_reference_is_a_compile_error_on_anthropic_strict() {
+    use stitch_runtime::__private::{anthropic_strict_error, gemini_error};
+    assert_eq!(
+        anthropic_strict_error::<Outline>().unwrap(),
+        subset_error(
+            "anthropic_strict",
+            SELF_REFERENCE,
+            "sections",
+            "Anthropic's strict mode",
+            "the non-strict definition (`tool::anthropic`)"
+        )
+    );
+    // Gemini ends the list empty (below); a required `Box` of itself has no such end.
+    assert_eq!(gemini_error::<Outline>(), None);
+    assert_eq!(
+        gemini_error::<Chain>().unwrap(),
+        subset_error(
+            "gemini",
+            SELF_REFERENCE,
+            "next",
+            "Gemini's `parameters`",
+            "`tool::gemini_json_schema`"
+        )
+    );
+    // An optional or defaulted self-reference is cut where it goes too deep.
+    assert_eq!(gemini_error::<Tree>(), None);
+    assert_eq!(anthropic_strict_error::<Tree>(), None);
+    assert_eq!(anthropic_strict_error::<Eval>(), None);
 }
 
+/// A required self-reference that is not a list: no finite schema.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Chain {
+    /// A value.
+    v: u8,
+    /// The rest.
+    next: Box<Chain>,
+}
+
+/// Schema text the compile-time check takes at its word: a required part the rewrite cannot
+/// write there leaves an empty object that says why, not a panic.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct RawPair {
+    /// A name.
+    name: String,
+    /// A number and a label, as schema text.
+    #[stitch(
+        opaque,
+        schema = r#"{"type": "array", "prefixItems": [{"type": "integer"}, {"type": "string"}], "items": false}"#
+    )]
+    pair: Stamp2,
+}
+
+/// A foreign pair, read by serde alone.
+#[derive(Debug, Deserialize)]
+pub struct Stamp2(u8, String);
+
 #[test]
-#[should_panic(
-    expected = "tool::anthropic_strict::<behaviour::providers::Outline>: `sections.sections.sections.sections` refers to its own type more than 3 levels deep, and Anthropic's strict mode has no references"
-)]
-fn a_required_self_reference_cannot_be_cut_in_anthropic_strict() {
-    tool::anthropic_strict::<Outline>("t", None);
+fn schema_text_a_format_cannot_write_is_offered_empty_without_a_panic() {
+    use stitch_runtime::__private::{anthropic_strict_error, gemini_error};
+    assert_eq!(gemini_error::<RawPair>(), None);
+    assert_eq!(anthropic_strict_error::<RawPair>(), None);
+    let gemini = &tool::gemini::<RawPair>("t", None)["parameters"];
+    let claude = &tool::anthropic_strict::<RawPair>("t", None)["input_schema"];
+    check_gemini(gemini);
+    check_anthropic_strict(claude);
+    for (schema, format) in [
+        (gemini, "Gemini's `parameters`"),
+        (claude, "Anthropic's strict mode"),
+    ] {
+        assert_eq!(schema["properties"], json!({}), "{schema}");
+        assert_eq!(
+            schema["description"],
+            format!("Cannot be described here: `pair` is a tuple of different types, which {format} cannot describe."),
+        );
+    }
+    // Nothing but `{}` is offered, which the tool refuses by name.
+    assert_eq!(gemini["maxProperties"], 0);
+    assert_eq!(claude["additionalProperties"], false);
+    assert!(RawPair::from_value(json!({})).is_err());
 }
 
 #[test]
@@ -1024,35 +1218,31 @@ fn round_trip<T: ToolArgs + std::fmt::Debug>(parameters: &Value, seed: u64, runs
     accepted
 }
 
-fn round_trips<T: ToolArgs + std::fmt::Debug>(seed: u64, gemini: bool, anthropic: bool) {
-    if gemini {
-        round_trip::<T>(&tool::gemini::<T>("t", None)["parameters"], seed, 300);
-    }
-    if anthropic {
-        round_trip::<T>(
-            &tool::anthropic_strict::<T>("t", None)["input_schema"],
-            seed + 1,
-            300,
-        );
-    }
+fn round_trips<T: ToolArgs + std::fmt::Debug>(seed: u64) {
+    round_trip::<T>(&tool::gemini::<T>("t", None)["parameters"], seed, 300);
+    round_trip::<T>(
+        &tool::anthropic_strict::<T>("t", None)["input_schema"],
+        seed + 1,
+        300,
+    );
 }
 
 #[test]
 fn values_valid_under_the_narrower_formats_are_accepted() {
-    round_trips::<ViewFile>(1, true, true);
-    round_trips::<Search>(3, true, true);
-    round_trips::<Edit>(5, true, true);
-    round_trips::<Act>(7, true, true);
-    round_trips::<Tree>(9, true, true);
-    round_trips::<Eval>(11, true, true);
-    round_trips::<Kinds>(13, true, true);
-    round_trips::<OptionalTuple>(15, true, true);
-    round_trips::<Outline>(17, true, false);
-    round_trips::<Rows3>(19, true, true);
-    round_trips::<Op>(21, true, true);
-    round_trips::<Adjacent>(23, true, true);
-    round_trips::<Expr>(25, true, true);
-    round_trips::<MetasOrNames>(27, true, true);
+    round_trips::<ViewFile>(1);
+    round_trips::<Search>(3);
+    round_trips::<Edit>(5);
+    round_trips::<Act>(7);
+    round_trips::<Tree>(9);
+    round_trips::<Eval>(11);
+    round_trips::<Kinds>(13);
+    round_trips::<OptionalTuple>(15);
+    // No strict Anthropic definition compiles for it (a required self-reference).
+    round_trip::<Outline>(&tool::gemini::<Outline>("t", None)["parameters"], 17, 300);
+    round_trips::<Rows3>(19);
+    round_trips::<Op>(21);
+    round_trips::<Adjacent>(23);
+    round_trips::<Expr>(25);
 }
 
 #[test]

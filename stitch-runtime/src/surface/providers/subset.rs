@@ -1,0 +1,548 @@
+//! The subsets without references, Gemini's `parameters` and Anthropic's strict tool use: a
+//! recursive type unrolled ([`UNROLL_DEPTH`]), a part the subset cannot write left out where
+//! the type lets it be, keywords outside the subset dropped.
+
+use serde_json::{json, Map, Value};
+
+use super::UNROLL_DEPTH;
+use crate::ToolArgs;
+
+/// The subset to write.
+#[derive(Clone, Copy, PartialEq)]
+pub(super) enum Provider {
+    Gemini,
+    AnthropicStrict,
+}
+
+/// Keywords Gemini's `Schema` object has (Gemini API reference, "Schema"); anything else is
+/// dropped.
+const GEMINI_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "maxItems",
+    "minItems",
+    "properties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "example",
+    "anyOf",
+    "propertyOrdering",
+    "default",
+    "items",
+    "minimum",
+    "maximum",
+];
+
+/// String formats the Gemini API takes in `parameters` (others fail the request).
+const GEMINI_FORMATS: &[&str] = &["enum", "date-time"];
+
+/// Keywords Anthropic's strict tool use accepts (Claude docs, "Structured outputs", JSON
+/// Schema limitations); anything else is dropped.
+const ANTHROPIC_STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "description",
+    "enum",
+    "const",
+    "anyOf",
+    "allOf",
+    "default",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "minItems",
+    "format",
+    "pattern",
+];
+
+/// String formats Anthropic's strict mode supports.
+const ANTHROPIC_FORMATS: &[&str] = &[
+    "date-time",
+    "time",
+    "date",
+    "duration",
+    "email",
+    "hostname",
+    "uri",
+    "ipv4",
+    "ipv6",
+    "uuid",
+];
+
+/// Why a part of a schema cannot be written in a subset: it is left out where that is
+/// allowed, and reported where it is not.
+pub(super) struct Never(pub(super) String);
+
+/// `T`'s input schema in `provider`'s subset. A type whose required part cannot be written is
+/// refused during compilation (`check::subset`), so the rewrite meets such a part only in schema
+/// text (`#[stitch(schema = "…")]`), which that check takes at its word. There the arguments
+/// are offered as an empty object whose description says why: narrower than the tool (it
+/// refuses `{}` if anything is required), never a panic.
+pub(super) fn subset<T: ToolArgs>(provider: Provider) -> Value {
+    match subset_of(T::input_schema(), provider) {
+        Ok(schema) => schema,
+        Err(Never(why)) => {
+            let mut out = Map::new();
+            out.insert("type".to_owned(), json!("object"));
+            out.insert("properties".to_owned(), json!({}));
+            note(&mut out, &format!("Cannot be described here: {why}."));
+            match provider {
+                Provider::Gemini => {
+                    out.insert("maxProperties".to_owned(), json!(0));
+                }
+                Provider::AnthropicStrict => {
+                    out.insert("additionalProperties".to_owned(), json!(false));
+                }
+            }
+            Value::Object(out)
+        }
+    }
+}
+
+/// `root` (any schema: anchors or `$defs`, whatever keywords) in `provider`'s subset.
+pub(super) fn subset_of(root: &Value, provider: Provider) -> Result<Value, Never> {
+    let mut rewrite = Rewrite {
+        root,
+        provider,
+        open: vec![root],
+    };
+    rewrite.schema(root, "")
+}
+
+struct Rewrite<'a> {
+    root: &'a Value,
+    provider: Provider,
+    /// The recursive types being expanded on the current path, by address in `root`.
+    open: Vec<&'a Value>,
+}
+
+impl<'a> Rewrite<'a> {
+    fn format_name(&self) -> &'static str {
+        match self.provider {
+            Provider::Gemini => "Gemini's `parameters`",
+            Provider::AnthropicStrict => "Anthropic's strict mode",
+        }
+    }
+
+    /// The subschema at `path` (the dotted property path, for messages), rewritten.
+    fn schema(&mut self, node: &'a Value, path: &str) -> Result<Value, Never> {
+        let object = match node {
+            Value::Object(object) => object,
+            Value::Bool(true) => return Ok(self.any()),
+            _ => return Err(Never(format!("nothing is accepted at {}", at(path)))),
+        };
+        if let Some(Value::String(target)) = object.get("$ref") {
+            return self.reference(object, target, path);
+        }
+        // An anchored schema met inline opens its type (unless it was just reached by reference).
+        let opens = object.contains_key("$anchor")
+            && !self.open.last().is_some_and(|o| std::ptr::eq(*o, node));
+        if opens {
+            self.open.push(node);
+        }
+        let out = self.object(object, path);
+        if opens {
+            self.open.pop();
+        }
+        out
+    }
+
+    /// A `$ref`: the schema it points to, expanded in place, until the type is open
+    /// `UNROLL_DEPTH + 1` times on this path.
+    fn reference(
+        &mut self,
+        object: &'a Map<String, Value>,
+        target: &str,
+        path: &str,
+    ) -> Result<Value, Never> {
+        let Some(resolved) = resolve(self.root, target) else {
+            return Err(Never(format!(
+                "{} refers to `{target}`, which the schema does not hold",
+                at(path)
+            )));
+        };
+        let open = self.open.iter().filter(|o| same_type(o, resolved)).count();
+        if open > UNROLL_DEPTH {
+            return Err(Never(format!(
+                "{} refers to its own type more than {UNROLL_DEPTH} levels deep, and {} has no references",
+                at(path),
+                self.format_name()
+            )));
+        }
+        self.open.push(resolved);
+        let expanded = self.schema(resolved, path);
+        self.open.pop();
+        let mut expanded = expanded?;
+        // The reference's own description (a field's doc comment) is the one to show.
+        if let (Some(d), Value::Object(e)) = (object.get("description"), &mut expanded) {
+            e.insert("description".to_owned(), d.clone());
+        }
+        Ok(expanded)
+    }
+
+    fn object(&mut self, object: &'a Map<String, Value>, path: &str) -> Result<Value, Never> {
+        let mut out = Map::new();
+        let required: Vec<&str> = match object.get("required") {
+            Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        for (key, value) in object {
+            match key.as_str() {
+                "properties" => {
+                    let Value::Object(properties) = value else {
+                        continue;
+                    };
+                    let mut kept = Map::new();
+                    for (name, property) in properties {
+                        match self.schema(property, &join(path, name)) {
+                            Ok(p) => {
+                                kept.insert(name.clone(), p);
+                            }
+                            // An optional property the format cannot hold is left out.
+                            Err(never) if !required.contains(&name.as_str()) => drop(never),
+                            // A required one makes the object unwritable (a compile error for
+                            // a derived type: `check::subset`).
+                            Err(never) => return Err(never),
+                        }
+                    }
+                    out.insert(key.clone(), Value::Object(kept));
+                }
+                "items" if value.is_object() => match self.schema(value, path) {
+                    Ok(items) => {
+                        out.insert(key.clone(), items);
+                    }
+                    // Items that cannot be written: Gemini can still offer the empty list.
+                    Err(never) => {
+                        let min = object.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+                        if self.provider != Provider::Gemini || min > 0 {
+                            return Err(never);
+                        }
+                        out.insert(key.clone(), json!({"type": "object"}));
+                        out.insert("maxItems".to_owned(), json!(0));
+                        note(&mut out, "Too deep to describe here: send an empty list.");
+                    }
+                },
+                "prefixItems" => {
+                    let Value::Array(members) = value else {
+                        continue;
+                    };
+                    let members = members
+                        .iter()
+                        .map(|m| self.schema(m, path))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    out.insert(key.clone(), Value::Array(members));
+                }
+                "anyOf" | "oneOf" => {
+                    let Value::Array(members) = value else {
+                        continue;
+                    };
+                    let mut kept = Vec::new();
+                    let mut first_never = None;
+                    for member in members {
+                        // A union member the format cannot hold is left out.
+                        match self.schema(member, path) {
+                            Ok(m) => kept.push(m),
+                            Err(never) => {
+                                first_never.get_or_insert(never);
+                            }
+                        }
+                    }
+                    if kept.is_empty() {
+                        if let Some(never) = first_never {
+                            return Err(never);
+                        }
+                    }
+                    out.insert("anyOf".to_owned(), Value::Array(kept));
+                }
+                // Any value (`serde_json::Map`): nothing to rewrite.
+                "additionalProperties" if value == &json!({}) => {
+                    out.insert(key.clone(), json!({}));
+                }
+                "additionalProperties" if value.is_object() => {
+                    let values = match self.schema(value, path) {
+                        Ok(v) => v,
+                        // A map whose values cannot be written can only be empty.
+                        Err(never) => {
+                            drop(never);
+                            json!({"not": {}})
+                        }
+                    };
+                    out.insert(key.clone(), values);
+                }
+                // References are expanded where they are used.
+                "$anchor" | "$defs" | "definitions" | "$schema" | "$id" => {}
+                _ => {
+                    out.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        match self.provider {
+            Provider::Gemini => gemini_node(out, path),
+            Provider::AnthropicStrict => anthropic_node(out, path),
+        }
+    }
+
+    /// A schema for any value.
+    fn any(&self) -> Value {
+        match self.provider {
+            Provider::Gemini => gemini_any(),
+            Provider::AnthropicStrict => json!({}),
+        }
+    }
+}
+
+/// Whether two subschemas are one type's: the same node, or the same anchor (a recursive type
+/// written inline in two places).
+fn same_type(a: &Value, b: &Value) -> bool {
+    let anchor = |v: &Value| v.get("$anchor").and_then(Value::as_str).map(str::to_owned);
+    std::ptr::eq(a, b) || anchor(a).is_some_and(|x| Some(x) == anchor(b))
+}
+
+/// The node `target` points to: `#` (the root), `#Name` (an `$anchor`), `#/$defs/Name`.
+fn resolve<'a>(root: &'a Value, target: &str) -> Option<&'a Value> {
+    if target == "#" {
+        return Some(root);
+    }
+    for defs in ["#/$defs/", "#/definitions/"] {
+        if let Some(name) = target.strip_prefix(defs) {
+            return root.get(&defs[2..defs.len() - 1])?.get(name);
+        }
+    }
+    find_anchor(root, target.strip_prefix('#')?)
+}
+
+fn find_anchor<'a>(node: &'a Value, anchor: &str) -> Option<&'a Value> {
+    match node {
+        Value::Object(object) => {
+            if object.get("$anchor").and_then(Value::as_str) == Some(anchor) {
+                return Some(node);
+            }
+            object.values().find_map(|v| find_anchor(v, anchor))
+        }
+        Value::Array(items) => items.iter().find_map(|v| find_anchor(v, anchor)),
+        _ => None,
+    }
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        "the arguments".to_owned()
+    } else {
+        format!("`{path}`")
+    }
+}
+
+/// A tuple (`prefixItems`, `items: false`) whose members are all one schema, as that schema
+/// and its length; a tuple of different types is `Err`.
+fn tuple(out: &mut Map<String, Value>, path: &str, format: &str) -> Result<Option<usize>, Never> {
+    let Some(Value::Array(members)) = out.remove("prefixItems") else {
+        return Ok(None);
+    };
+    let n = members.len();
+    let mut members = members.into_iter();
+    let first = members.next();
+    if members.any(|m| Some(&m) != first.as_ref()) {
+        return Err(Never(format!(
+            "{} is a tuple of different types, which {format} cannot describe",
+            at(path)
+        )));
+    }
+    // `items: false` closed the tuple; the length says it now.
+    out.insert("items".to_owned(), first.unwrap_or_else(|| json!({})));
+    out.insert("minItems".to_owned(), json!(n));
+    out.insert("maxItems".to_owned(), json!(n));
+    Ok(Some(n))
+}
+
+/// Appends `note` to the description in `out`.
+pub(super) fn note(out: &mut Map<String, Value>, note: &str) {
+    let text = match out.get("description").and_then(Value::as_str) {
+        Some(d) if !d.is_empty() => format!("{d} {note}"),
+        _ => note.to_owned(),
+    };
+    out.insert("description".to_owned(), Value::String(text));
+}
+
+/// "From 0 to 255.", "At most 20 items.", "Exactly 1 character.": the bounds a format cannot
+/// state, as text.
+pub(super) fn range(
+    min: Option<&Value>,
+    max: Option<&Value>,
+    unit: Option<(&str, &str)>,
+) -> Option<String> {
+    let with_unit = |n: &Value| match unit {
+        Some((one, many)) => format!("{n} {}", if n == &json!(1) { one } else { many }),
+        None => n.to_string(),
+    };
+    Some(match (min, max) {
+        (Some(a), Some(b)) if a == b => format!("Exactly {}.", with_unit(a)),
+        (Some(a), Some(b)) => format!("From {a} to {}.", with_unit(b)),
+        (Some(a), None) => format!("At least {}.", with_unit(a)),
+        (None, Some(b)) => format!("At most {}.", with_unit(b)),
+        (None, None) => return None,
+    })
+}
+
+/// Drops `format` unless it is one of `allowed`.
+fn keep_format(out: &mut Map<String, Value>, allowed: &[&str]) {
+    let known = out
+        .get("format")
+        .and_then(Value::as_str)
+        .is_some_and(|f| allowed.contains(&f));
+    if !known {
+        out.remove("format");
+    }
+}
+
+fn is_object_schema(out: &Map<String, Value>) -> bool {
+    out.get("type").and_then(Value::as_str) == Some("object") || out.contains_key("properties")
+}
+
+/// A map's value schema: `Some(true)` if any value goes (`{}`), `None` if not a map.
+fn map_values(out: &Map<String, Value>) -> Option<bool> {
+    match out.get("additionalProperties") {
+        Some(Value::Object(values)) => Some(values.is_empty()),
+        Some(Value::Bool(true)) => Some(true),
+        _ => None,
+    }
+}
+
+fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Never> {
+    if let Some(n) = tuple(&mut out, path, "Anthropic's strict mode")? {
+        out.remove("maxItems");
+        out.insert("minItems".to_owned(), json!(n.min(1)));
+        let length = range(Some(&json!(n)), Some(&json!(n)), Some(("item", "items")));
+        if let Some(text) = length {
+            note(&mut out, &text);
+        }
+    }
+    // Strict mode requires `additionalProperties: false` on every object; a map can then only
+    // be empty, which the tool accepts.
+    // (Not on a union of objects without properties of its own: there, `false` would refuse
+    // every key the members declare; each member is closed instead.)
+    let union = out.contains_key("anyOf") && !out.contains_key("properties");
+    if is_object_schema(&out) && !union {
+        if map_values(&out).is_some() && !out.contains_key("properties") {
+            note(
+                &mut out,
+                "Strict mode cannot describe a map: send an empty object.",
+            );
+        }
+        out.insert("additionalProperties".to_owned(), Value::Bool(false));
+    }
+    // Bounds strict mode refuses, kept as text.
+    let numbers = range(out.get("minimum"), out.get("maximum"), None);
+    let lengths = range(
+        out.get("minLength"),
+        out.get("maxLength"),
+        Some(("character", "characters")),
+    );
+    let min_items = out.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+    let items = if min_items > 1 || out.contains_key("maxItems") {
+        range(
+            out.get("minItems").filter(|_| min_items > 1),
+            out.get("maxItems"),
+            Some(("item", "items")),
+        )
+    } else {
+        None
+    };
+    for text in [numbers, lengths, items].into_iter().flatten() {
+        note(&mut out, &text);
+    }
+    if min_items > 1 {
+        out.insert("minItems".to_owned(), json!(1));
+    }
+    keep_format(&mut out, ANTHROPIC_FORMATS);
+    out.retain(|k, _| ANTHROPIC_STRICT_KEYWORDS.contains(&k.as_str()));
+    Ok(Value::Object(out))
+}
+
+/// Any value, in what Gemini's `Schema` takes: a string or null, a number, a boolean, an
+/// object, a list of strings.
+fn gemini_any() -> Value {
+    json!({"anyOf": [
+        {"type": "string", "nullable": true},
+        {"type": "number"},
+        {"type": "boolean"},
+        {"type": "object"},
+        {"type": "array", "items": {"type": "string"}},
+    ]})
+}
+
+fn gemini_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Never> {
+    tuple(&mut out, path, "Gemini's `parameters`")?;
+    // `type` is one value: a union with `null` is `nullable`.
+    if let Some(Value::Array(types)) = out.get("type") {
+        let nullable = types.iter().any(|t| t == "null");
+        let others: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        match others.as_slice() {
+            [one] => {
+                out.insert("type".to_owned(), one.clone());
+            }
+            _ => {
+                out.remove("type");
+                let members = others.iter().map(|t| json!({ "type": t })).collect();
+                out.insert("anyOf".to_owned(), Value::Array(members));
+            }
+        }
+        if nullable {
+            out.insert("nullable".to_owned(), Value::Bool(true));
+        }
+    }
+    if let Some(Value::Array(members)) = out.get_mut("anyOf") {
+        let before = members.len();
+        members.retain(|m| m != &json!({"type": "null"}));
+        if members.len() < before {
+            out.insert("nullable".to_owned(), Value::Bool(true));
+        }
+    }
+    // `const` is a one-value `enum` (Gemini's enums are strings).
+    if let Some(value) = out.remove("const") {
+        if value.is_string() {
+            out.insert("type".to_owned(), json!("string"));
+            out.insert("enum".to_owned(), json!([value]));
+        }
+    }
+    if out
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|e| !e.iter().all(Value::is_string))
+    {
+        out.remove("enum");
+    }
+    // A map cannot be described (no `additionalProperties`): only an empty one is offered,
+    // unless any value goes.
+    if map_values(&out) == Some(false) && !out.contains_key("properties") {
+        out.insert("maxProperties".to_owned(), json!(0));
+        note(
+            &mut out,
+            "Gemini cannot describe this map's values: send an empty object.",
+        );
+    }
+    out.remove("additionalProperties");
+    // `{}` (any value) has no type, which Gemini requires.
+    let typed = out.contains_key("type") || out.contains_key("anyOf") || out.contains_key("enum");
+    if let (false, Value::Object(any)) = (typed, gemini_any()) {
+        out.extend(any);
+    }
+    keep_format(&mut out, GEMINI_FORMATS);
+    out.retain(|k, _| GEMINI_KEYWORDS.contains(&k.as_str()));
+    Ok(Value::Object(out))
+}
