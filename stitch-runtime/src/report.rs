@@ -290,20 +290,20 @@ impl<'de, T: ToolArgs> Deserialize<'de> for Reported<T> {
 /// `Reported<T>` advertises stitch's, inline, as for [`Args<T>`](crate::Args).
 #[cfg(feature = "schemars")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
-impl<T: schemars::JsonSchema> schemars::JsonSchema for Reported<T> {
+impl<T: crate::ToolArgs> schemars::JsonSchema for Reported<T> {
     fn inline_schema() -> bool {
-        T::inline_schema()
+        <crate::Args<T> as schemars::JsonSchema>::inline_schema()
     }
 
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        T::schema_name()
+        <crate::Args<T> as schemars::JsonSchema>::schema_name()
     }
 
     fn schema_id() -> std::borrow::Cow<'static, str> {
-        T::schema_id()
+        format!("stitch::Reported<{}>", std::any::type_name::<T>()).into()
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        T::json_schema(generator)
+        <crate::Args<T> as schemars::JsonSchema>::json_schema(generator)
     }
 }
