@@ -725,8 +725,19 @@ fn not_a_tool<T: ToolArgs>(what: &str) {
         format!("stitch: a tool's arguments must be a JSON object (a struct with named fields, or an enum whose every variant is an object: internally or adjacently tagged, or externally tagged with data); this type is {what}"),
         "{name}"
     );
-    // Every `tool` function refuses it, the strict ones with the same message.
-    assert_eq!(stitch_runtime::__private::strict_error::<T>(), Some(error));
+    // Every `tool` function refuses it, the checked ones with the same message.
+    assert_eq!(
+        stitch_runtime::__private::strict_error::<T>(),
+        Some(error.clone())
+    );
+    assert_eq!(
+        stitch_runtime::__private::gemini_error::<T>(),
+        Some(error.clone())
+    );
+    assert_eq!(
+        stitch_runtime::__private::anthropic_strict_error::<T>(),
+        Some(error)
+    );
 }
 
 #[test]
