@@ -725,8 +725,19 @@ fn not_a_tool<T: ToolArgs>(what: &str) {
         format!("stitch: a tool's arguments must be a JSON object (a struct with named fields, or an enum whose every variant is an object: internally or adjacently tagged, or externally tagged with data); this type is {what}"),
         "{name}"
     );
-    // Every `tool` function refuses it, the strict ones with the same message.
-    assert_eq!(stitch_runtime::__private::strict_error::<T>(), Some(error));
+    // Every `tool` function refuses it, the checked ones with the same message.
+    assert_eq!(
+        stitch_runtime::__private::strict_error::<T>(),
+        Some(error.clone())
+    );
+    assert_eq!(
+        stitch_runtime::__private::gemini_error::<T>(),
+        Some(error.clone())
+    );
+    assert_eq!(
+        stitch_runtime::__private::anthropic_strict_error::<T>(),
+        Some(error)
+    );
 }
 
 #[test]
@@ -902,6 +913,99 @@ fn a_required_self_reference_is_a_compile_error_on_anthropic_strict() {
     assert_eq!(gemini_error::<Tree>(), None);
     assert_eq!(anthropic_strict_error::<Tree>(), None);
     assert_eq!(anthropic_strict_error::<Eval>(), None);
+}
+
+/// A required list of itself that may not be empty: Gemini cannot end it either.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct NonEmptyOutline {
+    /// The heading.
+    title: String,
+    /// At least one section.
+    #[stitch(min_items = 1)]
+    sections: Vec<NonEmptyOutline>,
+}
+
+/// One or many of itself, required: Gemini ends it in an empty list, Anthropic cannot.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Branches {
+    /// A name.
+    name: String,
+    /// One branch or a list of them.
+    below: OneOrMany<Box<Branches>>,
+}
+
+/// A required tuple of different types inside a flattened struct, and one in an untagged
+/// union beside a member that can be written.
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Flat {
+    /// A name.
+    name: String,
+    #[serde(flatten)]
+    inner: RequiredTuple,
+}
+
+/// A tuple of different types or a string.
+#[derive(Debug, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum PairOrName {
+    /// A number and a label.
+    Pair(u8, String),
+    /// A name.
+    Name(String),
+}
+
+/// Holds [`PairOrName`].
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Either2 {
+    /// The pair or the name.
+    pick: PairOrName,
+}
+
+#[test]
+fn the_compile_time_check_follows_what_the_rewrite_can_leave_out() {
+    use stitch_runtime::__private::{anthropic_strict_error, gemini_error};
+    let gemini = |field: &str, what: &str| {
+        subset_error(
+            "gemini",
+            what,
+            field,
+            "Gemini's `parameters`",
+            "`tool::gemini_json_schema`",
+        )
+    };
+    let anthropic = |field: &str, what: &str| {
+        subset_error(
+            "anthropic_strict",
+            what,
+            field,
+            "Anthropic's strict mode",
+            "the non-strict definition (`tool::anthropic`)",
+        )
+    };
+    assert_eq!(
+        gemini_error::<NonEmptyOutline>(),
+        Some(gemini("sections", SELF_REFERENCE))
+    );
+    assert_eq!(gemini_error::<Branches>(), None);
+    assert_eq!(
+        anthropic_strict_error::<Branches>(),
+        Some(anthropic("below", SELF_REFERENCE))
+    );
+    assert_eq!(gemini_error::<Flat>(), Some(gemini("pair", TUPLE)));
+    assert_eq!(
+        anthropic_strict_error::<Flat>(),
+        Some(anthropic("pair", TUPLE))
+    );
+    // The union's string member is written; the tuple member is left out.
+    assert_eq!(gemini_error::<Either2>(), None);
+    assert_eq!(anthropic_strict_error::<Either2>(), None);
+    // What the check lets through, the rewrite writes (no fallback), and what it writes is
+    // read back.
+    meets_subsets::<Either2>();
+    let pick = &tool::gemini::<Either2>("t", None)["parameters"]["properties"]["pick"];
+    assert_eq!(pick["anyOf"], json!([{"type": "string"}]), "{pick}");
+    check_gemini(&tool::gemini::<Branches>("t", None)["parameters"]);
+    round_trip::<Branches>(&tool::gemini::<Branches>("t", None)["parameters"], 29, 100);
 }
 
 /// A required self-reference that is not a list: no finite schema.
