@@ -39,13 +39,10 @@ pub struct Search {
     pub extensions: Vec<String>,
 }
 
-/// The description rig gives the model for `T`: the type's doc comment.
+/// The description rig gives the model for `T`: the type's doc comment
+/// ([`ToolArgs::DESCRIPTION`]).
 pub fn description<T: ToolArgs>() -> String {
-    T::input_schema()
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned()
+    T::DESCRIPTION.unwrap_or_default().to_owned()
 }
 
 /// The files the tools see (held in memory, so the example runs anywhere) and a log of every

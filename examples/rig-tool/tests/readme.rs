@@ -27,8 +27,7 @@ impl Tool for ViewFileTool {
     type Error = std::convert::Infallible;
 
     fn description(&self) -> String {
-        let schema = ViewFile::input_schema();
-        schema["description"].as_str().unwrap_or("").to_owned()
+        ViewFile::DESCRIPTION.unwrap_or_default().to_owned()
     }
 
     fn parameters(&self) -> serde_json::Value {
