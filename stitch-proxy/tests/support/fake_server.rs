@@ -205,7 +205,12 @@ impl Server {
                 self.send_raw("this is not JSON");
                 "garbage sent".into()
             }
-            "crash" => std::process::exit(3),
+            "crash" => {
+                // Dies with the next request already in hand, so that both are pending in the
+                // proxy when it exits (the test sends one right after the crash).
+                let _ = self.next_line(input);
+                std::process::exit(3)
+            }
             "kill" => {
                 #[cfg(unix)]
                 // SAFETY: the process sends itself SIGKILL, as a server killed mid-call.
