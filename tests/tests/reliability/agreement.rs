@@ -343,7 +343,10 @@ fn null_kept_at_option<T: ToolArgs + PartialEq>(derived: &Value, coerced: &Value
     if !take_out_nulls(&mut kept, coerced) || kept != *coerced {
         return false;
     }
-    match (T::from_value(derived.clone()), T::from_value(coerced.clone())) {
+    match (
+        T::from_value(derived.clone()),
+        T::from_value(coerced.clone()),
+    ) {
         (Ok(a), Ok(b)) => a == b,
         // `coerce_value` leaves a string-like value to serde: both may hold one it refuses.
         (Err(a), Err(b)) => a.to_string() == b.to_string(),
