@@ -360,7 +360,7 @@ fn take_out_nulls(derived: &mut Value, coerced: &Value) -> bool {
     match (derived, coerced) {
         (Value::Object(d), Value::Object(c)) => {
             let before = d.len();
-            d.retain(|key, value| !(value.is_null() && !c.contains_key(key)));
+            d.retain(|key, value| !value.is_null() || c.contains_key(key));
             let mut took = d.len() < before;
             for (key, value) in d.iter_mut() {
                 if let Some(other) = c.get(key) {
