@@ -120,8 +120,7 @@ impl<'a> Path<'a> {
     }
 
     /// [`Path::field`] for a name that is not `'static` (a property of a schema read at run
-    /// time, `json_schema`).
-    #[cfg(feature = "json-schema")]
+    /// time, `json_schema`; a key as sent, R8's `drop_absent`).
     pub(crate) const fn declared(&'a self, name: &'a str, ordinal: u32) -> Path<'a> {
         Path {
             parent: Some(self),

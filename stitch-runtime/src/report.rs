@@ -29,16 +29,20 @@ pub enum RepairKind {
     /// A number or boolean written as text (`"5"`, `"true"`) was read as one, under
     /// `#[stitch(lenient_scalars)]`.
     ScalarText,
+    /// `null` at a defaulted field whose type does not read `null` itself was taken as the
+    /// field left out: the key was dropped and serde gave the field its default (rule R8).
+    NullLeftOut,
 }
 
 impl RepairKind {
     /// The kind's name as serialized and traced: `json_text`, `nested_json_text`,
-    /// `scalar_text`.
+    /// `scalar_text`, `null_left_out`.
     pub const fn as_str(self) -> &'static str {
         match self {
             RepairKind::JsonText => "json_text",
             RepairKind::NestedJsonText => "nested_json_text",
             RepairKind::ScalarText => "scalar_text",
+            RepairKind::NullLeftOut => "null_left_out",
         }
     }
 
@@ -48,6 +52,7 @@ impl RepairKind {
             RepairKind::JsonText => "JSON text parsed",
             RepairKind::NestedJsonText => "JSON text parsed more than once",
             RepairKind::ScalarText => "number or boolean written as text read",
+            RepairKind::NullLeftOut => "null taken as the field left out",
         }
     }
 }

@@ -179,6 +179,22 @@ fn a_repaired_call_emits_one_debug_event_per_repair() {
 }
 
 #[test]
+fn null_at_a_defaulted_field_emits_a_repair() {
+    let _serial = serial();
+    let args = json!({"file": "f", "rows": [], "tags": null});
+    for seen in on_every_surface(&args) {
+        assert_eq!(
+            described(&seen, Level::DEBUG),
+            [triple("tags", "null_left_out", "repaired")]
+        );
+    }
+    stitch_runtime::trace_values(true);
+    let on = events(|| drop(Edit::from_value(args.clone())));
+    stitch_runtime::trace_values(false);
+    assert_eq!(on[0].field("sent"), Some("null"));
+}
+
+#[test]
 fn a_clean_call_emits_nothing() {
     let _serial = serial();
     let args = json!({"file": "f", "rows": [{"line": 1, "names": "[b].png"}], "tags": ["x"]});

@@ -123,7 +123,7 @@ pub(super) fn fields_walk(
     let track = fields.len() <= 128;
     let mut required = Vec::new();
     let mut expected = Vec::new();
-    let mut absent_names: Vec<(String, syn::Type)> = Vec::new();
+    let mut absent_names: Vec<(String, syn::Type, u32)> = Vec::new();
     for (ordinal, field) in fields.iter().enumerate().filter(|(_, f)| !f.skip) {
         if field.flatten {
             flattened.push(field);
@@ -159,7 +159,7 @@ pub(super) fn fields_walk(
             own_names.push(name.to_owned());
             let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name, #ordinal)));
             let walk = if defaulted {
-                absent_names.push((name.to_owned(), ty.clone()));
+                absent_names.push((name.to_owned(), ty.clone(), ordinal));
                 quote! {
                     if __item.is_null() && _stitch::null_is_absent::<#ty>() {
                         __absent = true;
@@ -206,20 +206,23 @@ pub(super) fn fields_walk(
     } else {
         quote!(let mut __seen: u128 = 0;)
     };
-    // After the keys: the defaulted fields sent as `null` are dropped (R8), in the apply pass.
+    // After the keys: the defaulted fields sent as `null` are dropped (R8), in the apply pass,
+    // each a repair (`NullLeftOut`) at the field's path.
     let (absent_decl, absent) = if absent_names.is_empty() {
         (quote!(), quote!())
     } else {
         let arms = absent_names
             .iter()
-            .map(|(name, ty)| quote!(#name => _stitch::null_is_absent::<#ty>(),));
+            .map(|(name, ty, ordinal)| {
+                quote!(#name => _stitch::null_is_absent::<#ty>().then_some(#ordinal),)
+            });
         (
             quote!(let mut __absent = false;),
             quote! {
                 if __absent {
-                    _stitch::drop_absent(__map, __cx, |__key: &str| match __key {
+                    _stitch::drop_absent(__map, __cx, __at, |__key: &str| match __key {
                         #(#arms)*
-                        _ => false,
+                        _ => _stitch::core::option::Option::None,
                     });
                 }
             },

@@ -67,6 +67,11 @@
 //! - **Nullable.** `null` is left alone where the schema allows it: `"type": [… "null"]`,
 //!   `nullable: true` (OpenAPI), or a `{"type": "null"}` member of an `anyOf`/`oneOf` (which
 //!   is then set aside: the other members decide).
+//! - **Left out (R8).** `null` at a property that `required` does not list and whose schema
+//!   does not take `null` is the property left out, as the derive takes it at a defaulted
+//!   field: the key is dropped (a repair; a refused call keeps it). A schema cannot tell a
+//!   defaulted field from an `Option` one, whose `null` the derive keeps (serde reads `None`
+//!   either way).
 //! - **References.** `$ref` to `#`, to a JSON pointer (`#/$defs/Row`,
 //!   `#/definitions/Row`, any subschema), or to an `$anchor` (`#Row`, as stitch's recursive
 //!   schemas write it); a recursive schema is a cycle in the compiled arena. A `$ref`'s

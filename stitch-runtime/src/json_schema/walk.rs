@@ -10,6 +10,7 @@ use super::node::{resolve, Additional, Form, Id, ListCheck, Node, Types};
 use crate::error::{self, Issue};
 use crate::json::text_list::{is_json_string, is_text_list};
 use crate::path::Path;
+use crate::report::RepairKind;
 use crate::walk::{Cx, Kind, Shape};
 
 /// One walk over a value: the nodes, and the `OneOrMany` position whose one value is being
@@ -159,15 +160,22 @@ impl Walk<'_> {
     ) {
         let node = &self.nodes[id];
         let mut seen = 0u128;
+        let mut left_out = false;
         for (key, item) in map.iter_mut() {
             if let Some(ordinal) = node.properties.iter().position(|(k, _)| k == key) {
                 let bit = if ordinal < 128 { 1u128 << ordinal } else { 0 };
                 seen |= bit;
-                // `null` at a property that may be left out is taken as absent (an `Option`).
-                if item.is_null() && node.required_mask & bit == 0 && !node.required_slow {
+                let here = at.declared(key, ordinal as u32);
+                // R8 as far as a schema tells: `null` at a property that may be left out and
+                // does not take `null` is the property left out (dropped below, in the apply
+                // pass); where it takes `null`, it is left alone.
+                if item.is_null() && !is_required(node, ordinal, key) {
+                    if !self.takes_null(node.properties[ordinal].1, 0) {
+                        cx.repaired(&here, RepairKind::NullLeftOut, item);
+                        left_out = true;
+                    }
                     continue;
                 }
-                let here = at.declared(key, ordinal as u32);
                 self.walk(node.properties[ordinal].1, item, cx, &here);
                 continue;
             }
@@ -187,6 +195,9 @@ impl Walk<'_> {
                 }
             }
         }
+        if left_out && cx.is_apply() {
+            map.retain(|key, item| !(item.is_null() && self.left_out(node, key)));
+        }
         if node.required_mask & !seen == 0 && !node.required_slow {
             return;
         }
@@ -203,6 +214,39 @@ impl Walk<'_> {
             cx.report(&here, || {
                 Issue::invalid(here.render(), format!("missing field `{name}`"))
             });
+        }
+    }
+
+    /// Whether `null` at property `key` of `node` is taken as the property left out (R8): a
+    /// property `required` does not list, whose schema does not take `null`.
+    fn left_out(&self, node: &Node, key: &str) -> bool {
+        node.properties
+            .iter()
+            .position(|(k, _)| k == key)
+            .is_some_and(|ordinal| {
+                !is_required(node, ordinal, key) && !self.takes_null(node.properties[ordinal].1, 0)
+            })
+    }
+
+    /// Whether node `id` takes `null` as a value (its walk would leave `null` alone):
+    /// nullable, untyped, a type or an `enum` that lists `null`, a one-or-many whose one value
+    /// does, an untagged union a member of which validates it.
+    fn takes_null(&self, id: Id, depth: usize) -> bool {
+        let nodes = self.nodes;
+        let id = resolve(nodes, id);
+        let node = &nodes[id];
+        if node.nullable {
+            return true;
+        }
+        if depth > crate::json::depth::MAX_DEPTH {
+            return false;
+        }
+        match &node.form {
+            Form::Any => true,
+            Form::Typed => admits(node, &Value::Null),
+            Form::OneOrMany { one, .. } => self.takes_null(*one, depth + 1),
+            Form::Tagged { .. } | Form::Keyed { .. } => false,
+            Form::Untagged => self.pick(id, &Value::Null).is_some(),
         }
     }
 
@@ -535,6 +579,12 @@ impl Walk<'_> {
         }
         cx.report(at, || Issue::invalid(at.render(), NO_MATCH));
     }
+}
+
+/// Whether `required` lists property `key`, the `ordinal`-th of `node`'s `properties`.
+fn is_required(node: &Node, ordinal: usize, key: &str) -> bool {
+    let bit = if ordinal < 128 { 1u128 << ordinal } else { 0 };
+    node.required_mask & bit != 0 || (node.required_slow && node.required.iter().any(|r| r == key))
 }
 
 /// The leaf's quick test: the type, `enum`/`const`, an integer's range, a string's length.

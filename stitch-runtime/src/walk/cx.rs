@@ -153,12 +153,6 @@ impl Cx {
         }
     }
 
-    /// Notes that a repair is due (the check pass; the apply pass makes it).
-    #[inline]
-    pub(crate) fn due(&mut self) {
-        self.pending = true;
-    }
-
     /// Records an issue at `at`, built only if it will be kept: the first [`MAX_ISSUES`] in
     /// the order of their paths (the type's field order, elements by index), not the order
     /// the walk met them in; the others are counted.

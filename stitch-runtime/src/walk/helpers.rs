@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
 use crate::path::Path;
+use crate::report::RepairKind;
 use crate::walk::{Coerce, Cx, Kind};
 
 /// Walks a leaf position (string-like or scalar) of type `T`: nothing to repair; a value that
@@ -139,14 +140,25 @@ pub const fn null_is_absent<T: Coerce>() -> bool {
 }
 
 /// Rule R8: drops from `map` each key whose value is `null` and that `absent` names (the
-/// defaulted fields of [`null_is_absent`] types), so serde uses the field's default. In the
-/// check pass this only notes that a repair is due; the apply pass drops the keys, keeping
-/// the others in their order.
+/// defaulted fields of [`null_is_absent`] types, with their ordinals), so serde uses the
+/// field's default. Each such key is a repair ([`RepairKind::NullLeftOut`]) at its field's path
+/// below `at`, through [`Cx::repaired`] in both passes: the check pass notes that a repair is
+/// due, the apply pass records it and drops the keys, keeping the others in their order.
 #[cold]
-pub fn drop_absent(map: &mut Map<String, Value>, cx: &mut Cx, absent: fn(&str) -> bool) {
+pub fn drop_absent(
+    map: &mut Map<String, Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+    absent: fn(&str) -> Option<u32>,
+) {
+    for (key, value) in map.iter() {
+        if value.is_null() {
+            if let Some(ordinal) = absent(key) {
+                cx.repaired(&at.declared(key, ordinal), RepairKind::NullLeftOut, value);
+            }
+        }
+    }
     if cx.is_apply() {
-        map.retain(|key, value| !(value.is_null() && absent(key)));
-    } else {
-        cx.due();
+        map.retain(|key, value| !(value.is_null() && absent(key).is_some()));
     }
 }

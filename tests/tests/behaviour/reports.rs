@@ -144,6 +144,79 @@ fn a_number_written_as_text_under_lenient_scalars_is_reported() {
     );
 }
 
+/// Defaulted fields (R8) beside an `Option`, a flattened struct and an alias.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Find {
+    query: String,
+    #[serde(default)]
+    case: bool,
+    #[serde(default)]
+    filters: Filters,
+    #[serde(flatten)]
+    paging: Paging,
+}
+
+#[derive(Debug, Default, PartialEq, Deserialize, ToolArgs)]
+struct Filters {
+    #[serde(default)]
+    case: bool,
+    #[serde(default, alias = "kind")]
+    kinds: Vec<String>,
+    limit: Option<u32>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Paging {
+    #[serde(default)]
+    page: u32,
+}
+
+#[test]
+fn null_at_a_defaulted_field_is_reported_as_the_field_left_out() {
+    let args = json!({"query": "q", "case": null});
+    assert_eq!(
+        on_every_surface::<Find>(args),
+        [at("case", RepairKind::NullLeftOut)]
+    );
+    // In a nested struct (under an alias), in a flattened one, beside JSON text; an `Option`'s
+    // `null` is `None`, kept and not reported.
+    let args = json!({
+        "page": null,
+        "filters": "{\"kind\": null, \"case\": null, \"limit\": null}",
+        "query": "q",
+    });
+    assert_eq!(
+        on_every_surface::<Find>(args.clone()),
+        // A flattened struct's field sorts by its place in that struct, as its issues do.
+        [
+            at("page", RepairKind::NullLeftOut),
+            at("filters", RepairKind::JsonText),
+            at("filters.case", RepairKind::NullLeftOut),
+            at("filters.kind", RepairKind::NullLeftOut),
+        ]
+    );
+    let mut coerced = args;
+    let repairs = Find::coerce_value_reported(&mut coerced).unwrap();
+    assert_eq!(coerced, json!({"filters": {"limit": null}, "query": "q"}));
+    assert_eq!(
+        repairs.to_string(),
+        "page: null taken as the field left out\nfilters: JSON text parsed\n\
+         filters.case: null taken as the field left out\nfilters.kind: null taken as the field left out"
+    );
+    assert_eq!(
+        serde_json::to_value(&repairs).unwrap()[2],
+        json!({"path": "filters.case", "kind": "null_left_out"})
+    );
+    // Only `Option`s' `null`: nothing repaired.
+    let args = json!({"query": "q", "filters": {"limit": null}});
+    assert!(on_every_surface::<Find>(args).is_empty());
+    // A refused call drops nothing and reports its issues.
+    let args = json!({"case": null});
+    let mut sent = args.clone();
+    assert!(Find::coerce_value_reported(&mut sent).is_err());
+    assert_eq!(sent, args);
+}
+
 #[test]
 fn a_repair_inside_an_untagged_member_is_reported() {
     let args = json!({"pick": {"ids": "[1, 2]"}});

@@ -12,9 +12,13 @@
 //! - a list of expected field names is compared as a set: the schema's `properties` come in
 //!   the order the `Value` holds them (sorted), serde lists them as declared; for the same
 //!   reason issues are compared as a set (the order follows the properties' order);
-//! - `null` at a field with `#[serde(default)]` that is not an `Option`: the schema says the
-//!   field may be left out, and the coercer takes `null` there as absent, where this
-//!   derive's walk still reports serde's type error ([`null_at_defaulted`]).
+//! - `null` at an `Option` field: both drop `null` at a field the schema lets out and whose
+//!   schema does not take `null` (rule R8), but the schema of a defaulted field and of an
+//!   `Option` field are the same (not `required`, not nullable), so the coercer drops the
+//!   `null` at an `Option` field too, where the derive's walk keeps it for serde to read as
+//!   `None`. Only that is accepted: the repaired values agree once such `null` members of the
+//!   derive's value, absent from the coercer's, are taken out, and `T` reads both values
+//!   the same ([`null_kept_at_option`]).
 
 use std::collections::BTreeMap;
 
@@ -245,29 +249,6 @@ fn issues(e: &ArgsError) -> Vec<(String, String, String)> {
     all
 }
 
-/// The value at a dotted path of the arguments, reading JSON text on the way as a repair
-/// would.
-fn at_path(args: &Value, path: &str) -> Option<Value> {
-    let mut here = args.clone();
-    if path.is_empty() {
-        return Some(here);
-    }
-    for seg in path.split('.') {
-        while let Value::String(text) = &here {
-            here = serde_json::from_str(text).ok()?;
-        }
-        here = match here {
-            Value::Object(mut map) => map.remove(seg)?,
-            Value::Array(mut items) => {
-                let i = seg.parse::<usize>().ok()?;
-                (i < items.len()).then(|| items.swap_remove(i))?
-            }
-            _ => return None,
-        };
-    }
-    Some(here)
-}
-
 /// The subschema of the property a dotted path names, as far as the path leads through
 /// `properties`, `items`, `additionalProperties` and the members of unions.
 fn schema_at<'s>(schema: &'s Value, path: &str) -> Option<&'s Value> {
@@ -351,17 +332,52 @@ fn last(path: &str) -> &str {
     path.rsplit('.').next().unwrap_or(path)
 }
 
-/// The derive's issue for `null` at a field the schema lets out, which the coercer (`by
-/// schema`) takes as absent (see the module docs).
-fn null_at_defaulted(args: &Value, issue: &Issue, by_schema: &Result<(), ArgsError>) -> bool {
-    let silent = match by_schema {
-        Ok(()) => true,
-        Err(e) => e.issues().iter().all(|i| i.path() != issue.path()),
-    };
-    !issue.path().is_empty()
-        && issue.message().contains("invalid type: null")
-        && at_path(args, issue.path()).is_some_and(|v| v.is_null())
-        && silent
+/// The one way the repaired values may differ: `null` members of objects in `derived` (the
+/// derive's) that `coerced` (the coercer's) lacks at the same place, kept by the derive's walk
+/// at an `Option` field and dropped by the coercer (see the module docs). With them taken out
+/// the values must be equal, and `T` must read both values the same (as the same arguments,
+/// `None` either way, or with the same refusal of something else), which no field but an
+/// `Option` does for a `null` the derive kept.
+fn null_kept_at_option<T: ToolArgs + PartialEq>(derived: &Value, coerced: &Value) -> bool {
+    let mut kept = derived.clone();
+    if !take_out_nulls(&mut kept, coerced) || kept != *coerced {
+        return false;
+    }
+    match (
+        T::from_value(derived.clone()),
+        T::from_value(coerced.clone()),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        // `coerce_value` leaves a string-like value to serde: both may hold one it refuses.
+        (Err(a), Err(b)) => a.to_string() == b.to_string(),
+        _ => false,
+    }
+}
+
+/// Takes out of `derived`'s objects each `null` member whose key the object at the same place
+/// in `coerced` lacks; whether it took any out.
+fn take_out_nulls(derived: &mut Value, coerced: &Value) -> bool {
+    match (derived, coerced) {
+        (Value::Object(d), Value::Object(c)) => {
+            let before = d.len();
+            d.retain(|key, value| !value.is_null() || c.contains_key(key));
+            let mut took = d.len() < before;
+            for (key, value) in d.iter_mut() {
+                if let Some(other) = c.get(key) {
+                    took |= take_out_nulls(value, other);
+                }
+            }
+            took
+        }
+        (Value::Array(d), Value::Array(c)) => {
+            let mut took = false;
+            for (value, other) in d.iter_mut().zip(c) {
+                took |= take_out_nulls(value, other);
+            }
+            took
+        }
+        _ => false,
+    }
 }
 
 fn left_to_serde(schema: &Value, issue: &Issue) -> bool {
@@ -369,7 +385,7 @@ fn left_to_serde(schema: &Value, issue: &Issue) -> bool {
 }
 
 /// The coercer and `T::coerce_value` agree on `args`.
-fn agree<T: ToolArgs>(coercer: &Coercer, args: &Value) -> Result<(), String> {
+fn agree<T: ToolArgs + PartialEq>(coercer: &Coercer, args: &Value) -> Result<(), String> {
     let mut derived = args.clone();
     let by_type = T::coerce_value(&mut derived);
     let mut coerced = args.clone();
@@ -386,7 +402,7 @@ fn agree<T: ToolArgs>(coercer: &Coercer, args: &Value) -> Result<(), String> {
         let kept: Vec<Issue> = e
             .issues()
             .iter()
-            .filter(|i| !null_at_defaulted(args, i, &by_schema) && !left_to_serde(schema, i))
+            .filter(|i| !left_to_serde(schema, i))
             .cloned()
             .collect();
         issues(&ArgsError::new(kept))
@@ -395,6 +411,7 @@ fn agree<T: ToolArgs>(coercer: &Coercer, args: &Value) -> Result<(), String> {
     let (a, b) = (kept(&by_type), kept(&by_schema));
     match (&by_type, &by_schema) {
         (Ok(()), Ok(())) if derived == coerced => Ok(()),
+        (Ok(()), Ok(())) if null_kept_at_option::<T>(&derived, &coerced) => Ok(()),
         (Ok(()), Ok(())) => Err(format!(
             "repaired differently: by type {derived}, by schema {coerced}\n args {args}"
         )),
