@@ -405,6 +405,11 @@ fn resolve_refs(
         node.target = Some(target);
     }
     // A chain of references that comes back to where it started stands for nothing.
+    no_cycle(nodes, "$ref")
+}
+
+/// An error naming the first node whose chain of targets never ends (a cycle made of `what`).
+fn no_cycle(nodes: &[Node], what: &str) -> Result<(), SchemaError> {
     for id in 0..nodes.len() {
         let mut at = id;
         let mut steps = 0;
@@ -414,7 +419,7 @@ fn resolve_refs(
             if steps > nodes.len() {
                 return Err(SchemaError::new(
                     nodes[id].pointer.clone(),
-                    "a cycle of `$ref`s that never reaches a schema".to_owned(),
+                    format!("a cycle of `{what}`s that never reaches a schema"),
                 ));
             }
         }
@@ -500,21 +505,7 @@ fn merge_all_of(nodes: &mut [Node]) -> Result<(), SchemaError> {
         }
     }
     // An `allOf` may have closed a cycle of references.
-    for id in 0..nodes.len() {
-        let mut at = id;
-        let mut steps = 0;
-        while let Some(next) = nodes[at].target {
-            at = next;
-            steps += 1;
-            if steps > nodes.len() {
-                return Err(SchemaError::new(
-                    nodes[id].pointer.clone(),
-                    "a cycle of `allOf`s that never reaches a schema".to_owned(),
-                ));
-            }
-        }
-    }
-    Ok(())
+    no_cycle(nodes, "allOf")
 }
 
 /// Decides the rule at each node (see [`Form`]).
