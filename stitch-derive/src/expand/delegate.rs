@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use super::{walk_fn, wrap, Parts};
+use super::{flat_delegation, walk_fn, wrap, Parts};
 use crate::ast::Container;
 use crate::serde_attr::FromType;
 
@@ -33,6 +33,7 @@ pub fn expand(cont: &Container, from: &FromType) -> TokenStream {
         return super::fallback(cont);
     };
     let coerce = quote_spanned!(from.span=> <#raw as _stitch::Coerce>);
+    let flat = flat_delegation(&coerce);
     // `accepts_text_list` must agree with serde on `Self`: `from` converts whatever `Raw`
     // reads, `try_from` may still refuse it (`accepts_element` is left at its default, serde
     // reading `Self` from the text).
@@ -58,19 +59,7 @@ pub fn expand(cont: &Container, from: &FromType) -> TokenStream {
         fn bounds_hold(&self, _: _stitch::Bounds) -> bool {
             false
         }
-        #[inline]
-        fn walk_flat(
-            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
-            __cx: &mut _stitch::Cx,
-            __at: &_stitch::Path<'_>,
-            __owned: fn(&str) -> bool,
-        ) {
-            #coerce::walk_flat(__map, __cx, __at, __owned)
-        }
-        #[inline]
-        fn owns_key(__key: &str) -> bool {
-            #coerce::owns_key(__key)
-        }
+        #flat
     };
     let describe = quote_spanned! {from.span=>
         const SCHEMA: &'static _stitch::Schema = _stitch::schema_of::<#raw>();

@@ -181,6 +181,27 @@ fn no_bounds() -> TokenStream {
     }
 }
 
+/// The flatten hooks of a type that is walked as another (`coerce`, a `<T as Coerce>` path):
+/// a transparent struct's field, a `from`/`try_from` source. Both hand a flattened map and
+/// the question "is this key yours" to `coerce`.
+fn flat_delegation(coerce: &TokenStream) -> TokenStream {
+    quote! {
+        #[inline]
+        fn walk_flat(
+            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __owned: fn(&str) -> bool,
+        ) {
+            #coerce::walk_flat(__map, __cx, __at, __owned)
+        }
+        #[inline]
+        fn owns_key(__key: &str) -> bool {
+            #coerce::owns_key(__key)
+        }
+    }
+}
+
 /// The `walk` of a `Coerce` impl around `body`, which reads `__value`, `__cx`, `__at` and
 /// `__bounds`.
 fn walk_fn(body: TokenStream) -> TokenStream {

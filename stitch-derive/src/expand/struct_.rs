@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds, FieldRules};
-use super::{no_bounds, no_text_list, walk_fn};
+use super::{flat_delegation, no_bounds, no_text_list, walk_fn};
 use crate::ast::{Container, Field};
 
 /// The `Coerce` items of a struct with named fields:
@@ -109,6 +109,7 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
         };
     }
     let coerce = coerce_of(field);
+    let flat = flat_delegation(&coerce);
     let member = &field.member;
     let bounds = inherited_bounds(field);
     let walk = walk_fn(quote!(#coerce::walk(__value, __cx, __at, #bounds)));
@@ -119,19 +120,7 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
         fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {
             #coerce::accepts_text_list(__text, #bounds)
         }
-        #[inline]
-        fn walk_flat(
-            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
-            __cx: &mut _stitch::Cx,
-            __at: &_stitch::Path<'_>,
-            __owned: fn(&str) -> bool,
-        ) {
-            #coerce::walk_flat(__map, __cx, __at, __owned)
-        }
-        #[inline]
-        fn owns_key(__key: &str) -> bool {
-            #coerce::owns_key(__key)
-        }
+        #flat
         #[inline]
         fn bounds_hold(&self, __bounds: _stitch::Bounds) -> bool {
             #coerce::bounds_hold(&self.#member, #bounds)
