@@ -7,25 +7,14 @@
 #   stitch-proxy/e2e/run.sh
 #
 # Needs python3 (3.10+, with venv) and the Rust toolchain; packages come from PyPI and
-# crates.io. The venv is the one examples/mcp-server/e2e/run.sh makes ($STITCH_E2E_VENV,
+# crates.io. The venv and the SDK pin are examples/mcp-server/e2e/venv.sh's ($STITCH_E2E_VENV,
 # default target/e2e-venv), made here if it is not there yet.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
-MCP_VERSION="2.3.0"
-target_dir="${CARGO_TARGET_DIR:-$root/target}"
-venv="${STITCH_E2E_VENV:-$target_dir/e2e-venv}"
-
-if [ ! -x "$venv/bin/python" ]; then
-    echo "== python3 -m venv $venv"
-    python3 -m venv "$venv"
-fi
-if [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null)" != "$MCP_VERSION" ]; then
-    echo "== pip install mcp==$MCP_VERSION"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
-fi
+source "$root/examples/mcp-server/e2e/venv.sh"
 
 echo "== cargo build -p stitch-proxy"
 cargo build --quiet --locked -p stitch-proxy

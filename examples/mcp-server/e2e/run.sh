@@ -12,18 +12,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 cd "$root"
 
-MCP_VERSION="2.3.0"
-target_dir="${CARGO_TARGET_DIR:-$root/target}"
-venv="${STITCH_E2E_VENV:-$target_dir/e2e-venv}"
-
-if [ ! -x "$venv/bin/python" ]; then
-    echo "== python3 -m venv $venv"
-    python3 -m venv "$venv"
-fi
-if [ "$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null)" != "$MCP_VERSION" ]; then
-    echo "== pip install mcp==$MCP_VERSION"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
-fi
+source "$here/venv.sh"
 
 echo "== cargo build -p stitch-mcp-server"
 cargo build --quiet --locked -p stitch-mcp-server
