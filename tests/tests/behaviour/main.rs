@@ -8,6 +8,7 @@ mod derive_shapes;
 mod enums;
 mod errors;
 mod json_schema;
+mod json_schema_reading;
 mod lenient;
 mod one_answer;
 mod one_or_many;
