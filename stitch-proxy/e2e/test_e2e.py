@@ -214,9 +214,10 @@ async def test_a_repair_changes_nothing_but_the_repaired_string(cx: Context):
 
 
 async def test_an_unrelated_deep_value_does_not_let_a_text_list_through(cx: Context):
-    # Item 3: a value nested 200 deep (past serde_json's 128) beside a list written as text.
+    # Item 3: a value nested 150 deep (past serde_json's 128; at 200 the SDK's own JSON reader
+    # never answered here) beside a list written as text.
     deep = 1
-    for _ in range(200):
+    for _ in range(150):
         deep = [deep]
     result, lines = await cx.call_raw("view", {"paths": '["a.png"]', "pad": deep})
     assert result.is_error, result
@@ -227,7 +228,7 @@ async def test_an_unrelated_deep_value_does_not_let_a_text_list_through(cx: Cont
     assert not result.is_error, result
     assert len(lines) == 1, lines
     got = arguments_text(lines[0])
-    assert got.startswith('{"tags":["t"],"n":2,"pad":' + "[" * 200 + "1"), got[:80]
+    assert got.startswith('{"tags":["t"],"n":2,"pad":' + "[" * 150 + "1"), got[:80]
 
 
 TESTS = [
