@@ -41,9 +41,23 @@
 //! assert_eq!(fixed.tags, ["x", "y"]);
 //! ```
 //!
+//! # The surfaces
+//! One per way arguments arrive; each reports every issue at once and changes nothing it was
+//! given when it refuses.
+//!
+//! | method | for | does |
+//! |---|---|---|
+//! | [`ToolArgs::from_value`] | managed MCP and agent tools (a `serde_json::Value`) | coerce, then deserialize |
+//! | [`ToolArgs::from_json`] | a model's `arguments` string | the same from JSON text |
+//! | [`ToolArgs::coerce_value`] | raw MCP, your own deserializer | check and repair in place; on `Err` the value is untouched |
+//! | [`ToolArgs::from_argv`] | a command line (`--paths a --paths b`) | flags read as their fields' types decide, then the same rules |
+//! | [`Args<T>`] | serde-based frameworks (rmcp's `Parameters<Args<T>>`) | `Deserialize` through `from_value` |
+//! | `*_reported`, [`Reported<T>`] | any of the above, when you want to know | the same, and which positions were repaired |
+//!
 //! # The rules
 //! The full statement, with the test vectors and where stitch goes beyond the TypeScript
-//! original, is `docs/rules.md` in the repository. In short:
+//! original, is `docs/rules.md` in the repository: the code and the tests cite its rules by
+//! anchor (`docs/rules.md#r3`). In short:
 //!
 //! - **R1, repair.** At a sequence, struct, map, tuple or non-string-bearing union position, a
 //!   string is parsed as JSON; if it parses, the result replaces it and the walk goes on into
