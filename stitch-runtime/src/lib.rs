@@ -162,10 +162,14 @@
 // On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// The stages, in the order a call goes through them: the JSON text (`json`), the walk that
-// applies the rules (`walk`, with `bounds`, `path` and the union rule), the deserializing
-// (`json::de`), the error (`error`); the schema (`schema`) is built from the same types; the
-// surfaces (`surface`) are how users reach all of it.
+// The stages, each depending only on those listed before it: `path` and `bounds` (the
+// leaves), `schema` (the tree every type describes itself with), `error` and `report` (what
+// a call answers), `trace`, `json` (the text: depth, the array check, the fast path, the
+// reader that keeps paths), `walk` (the rules), `one_or_many`, `argv` (a command line read
+// into arguments), `tool_args` (the trait whose methods run the stages in order), and the
+// surfaces (`surface`: frameworks and provider formats) on top; `json_schema` drives the
+// walk from a schema read at run time. `lib.rs` and `__private` only name them.
+mod argv;
 mod bounds;
 mod error;
 mod json;

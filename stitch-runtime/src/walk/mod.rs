@@ -27,6 +27,7 @@ pub use self::helpers::{
     drop_absent, null_is_absent, owns_everything, owns_nothing, untyped_entries, walk_flat_map,
     walk_items, walk_leaf, walk_map, walk_object, walk_seq,
 };
+pub(crate) use self::helpers::{items_hold, set_holds};
 pub use self::union::union_string;
 pub use self::untagged::{deserialized, untagged, Member};
 

@@ -1,4 +1,5 @@
-//! The command line surface: `T::from_argv(["--paths", "a.png", "--paths", "b.png"])`.
+//! The command line: `T::from_argv(["--paths", "a.png", "--paths", "b.png"])` reads the
+//! flags into the arguments object here, below `ToolArgs`, which then checks and reads it.
 //!
 //! A command line carries only text, so the field's type, as its schema tree describes it
 //! (`T::SCHEMA`, known during compilation), decides what each value becomes:
@@ -13,7 +14,7 @@
 //!   as text (rule R3) exactly as on MCP; given several times, it is a list;
 //! - a structured field (a struct, a map, a tagged enum) takes JSON text, repaired by R1.
 //!
-//! The object built this way then goes through [`ToolArgs::from_value`]. Flags are the wire
+//! The object built this way then goes through `ToolArgs::from_value`. Flags are the wire
 //! names (`--max_hits`, `--maxHits`) or their kebab-case form (`--max-hits`). A bare `--`
 //! ends the flags; a tool takes no positional arguments, so any word after it is refused.
 //!
@@ -29,11 +30,11 @@ use serde_json::{Map, Value};
 
 use crate::error::{self, ArgsError, Issue, IssueKind, MAX_ISSUES};
 use crate::path::Path;
-use crate::ToolArgs;
+use crate::schema::Schema;
 use form::{fields_of, item_value, kebab, Form, Item};
 
-struct Flag<'s> {
-    wire: &'s str,
+struct Flag {
+    wire: String,
     form: Form,
     values: Vec<String>,
     /// How it was written first, for messages.
@@ -43,24 +44,32 @@ struct Flag<'s> {
 fn flag_list(flags: &[Flag]) -> String {
     let names: Vec<String> = flags
         .iter()
-        .map(|f| format!("--{}", kebab(f.wire)))
+        .map(|f| format!("--{}", kebab(&f.wire)))
         .collect();
     names.join(", ")
 }
 
-/// Reads command-line arguments into `T` (see the module docs). `--help` answers with one
-/// issue of kind [`IssueKind::Help`] whose message is the help text.
-pub(crate) fn from_argv<T, I, S>(name: &str, args: I) -> Result<T, ArgsError>
+/// A command line read into the arguments object, before `from_value` checks and reads the
+/// values: the flags' own mistakes so far, and the flags, to say later issues of them.
+pub(crate) struct Read {
+    object: Map<String, Value>,
+    issues: Vec<Issue>,
+    flags: Vec<Flag>,
+}
+
+/// Reads command-line arguments into the arguments object of the type whose schema tree is
+/// `schema` (see the module docs). `--help` answers with one issue of kind
+/// [`IssueKind::Help`] whose message is the help text.
+pub(crate) fn read<I, S>(name: &str, schema: &'static Schema, args: I) -> Result<Read, ArgsError>
 where
-    T: ToolArgs,
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
-    let (_, fields) = fields_of(T::SCHEMA);
+    let (_, fields) = fields_of(schema);
     let mut flags: Vec<Flag> = fields
         .iter()
         .map(|field| Flag {
-            wire: &field.wire,
+            wire: field.wire.clone(),
             form: field.form,
             values: Vec::new(),
             spelled: String::new(),
@@ -84,7 +93,7 @@ where
             return Err(ArgsError::single(Issue::new(
                 IssueKind::Help,
                 "",
-                help::help(name, T::SCHEMA),
+                help::help(name, schema),
             )));
         }
         let Some(body) = arg.strip_prefix("--") else {
@@ -97,7 +106,7 @@ where
         };
         let Some(flag) = flags
             .iter_mut()
-            .find(|f| f.wire == key || kebab(f.wire) == key)
+            .find(|f| f.wire == key || kebab(&f.wire) == key)
         else {
             let known = flag_list(&flags);
             issues.push(Issue::usage(key, error::unknown_flag(key, &known)));
@@ -117,7 +126,10 @@ where
             (None, Form::Flag) => match args.get(i).map(String::as_str) {
                 Some(word @ ("true" | "false")) => {
                     i += 1;
-                    issues.push(Issue::usage(flag.wire, error::flag_value_apart(key, word)));
+                    issues.push(Issue::usage(
+                        flag.wire.as_str(),
+                        error::flag_value_apart(key, word),
+                    ));
                     continue;
                 }
                 _ => "true".to_owned(),
@@ -128,7 +140,7 @@ where
                     next.clone()
                 }
                 _ => {
-                    issues.push(Issue::usage(flag.wire, error::needs_value(key)));
+                    issues.push(Issue::usage(flag.wire.as_str(), error::needs_value(key)));
                     continue;
                 }
             },
@@ -141,7 +153,7 @@ where
         let Some(first) = flag.values.first() else {
             // A flag that was written but has no value is already an issue.
             if field.required && flag.spelled.is_empty() {
-                missing.push((field.order, flag.wire));
+                missing.push((field.order, flag.wire.clone()));
             }
             continue;
         };
@@ -161,7 +173,7 @@ where
             Form::OneOrMany(item) => item_value(first, item),
             _ if repeated => {
                 issues.push(Issue::usage(
-                    flag.wire,
+                    flag.wire.as_str(),
                     error::given_repeatedly(&flag.spelled, flag.values.len()),
                 ));
                 continue;
@@ -171,48 +183,71 @@ where
             Form::Flag => item_value(first, Item::Boolean),
             Form::Structured => Value::String(first.clone()),
         };
-        object.insert(flag.wire.to_owned(), value);
+        object.insert(flag.wire.clone(), value);
     }
     // Every missing required flag, in the type's field order.
     missing.sort_by_key(|&(order, _)| order);
     for (_, wire) in missing {
-        issues.push(Issue::usage(wire, error::missing_flag(&kebab(wire))));
+        issues.push(Issue::usage(
+            wire.as_str(),
+            error::missing_flag(&kebab(&wire)),
+        ));
     }
-    if issues.is_empty() {
-        return T::from_value(Value::Object(object)).map_err(|found| {
-            let omitted = found.omitted();
-            let issues = found.issues().iter().map(|i| said_of_flags(i, &flags));
-            ArgsError::with_omitted(issues.collect(), omitted)
-        });
+    Ok(Read {
+        object,
+        issues,
+        flags,
+    })
+}
+
+impl Read {
+    /// The arguments object the flags made, for `from_value`.
+    pub(crate) fn arguments(&mut self) -> Value {
+        Value::Object(core::mem::take(&mut self.object))
     }
-    // The flags' mistakes come first; the values that were given are still checked, so one
-    // refusal lists every issue. What follows from a flag's mistake (its field missing, or an
-    // issue of the whole arguments) is left out: the flag's issue already says it.
-    let Err(found) = T::from_value(Value::Object(object)) else {
-        return Err(ArgsError::new(issues));
-    };
-    let named: Vec<String> = issues
-        .iter()
-        .map(|issue| issue.path().to_owned())
-        .filter(|p| !p.is_empty())
-        .collect();
-    let follows = |path: &str| {
-        path.is_empty()
-            || named.iter().any(|n| {
-                path.strip_prefix(n.as_str())
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-            })
-    };
-    issues.extend(
-        found
-            .issues()
+
+    /// The answer, from what `from_value` made of [`Read::arguments`]: with no mistake in the
+    /// flags, its own, each issue said of its flag; else the flags' mistakes first, then the
+    /// issues of the values that were given (so one refusal lists every issue), leaving out
+    /// what follows from a flag's mistake (its field missing, or an issue of the whole
+    /// arguments): the flag's issue already says it.
+    pub(crate) fn finish<T>(self, found: Result<T, ArgsError>) -> Result<T, ArgsError> {
+        let Read {
+            mut issues, flags, ..
+        } = self;
+        if issues.is_empty() {
+            return found.map_err(|found| {
+                let omitted = found.omitted();
+                let issues = found.issues().iter().map(|i| said_of_flags(i, &flags));
+                ArgsError::with_omitted(issues.collect(), omitted)
+            });
+        }
+        let Err(found) = found else {
+            return Err(ArgsError::new(issues));
+        };
+        let named: Vec<String> = issues
             .iter()
-            .filter(|issue| !follows(issue.path()))
-            .map(|issue| said_of_flags(issue, &flags)),
-    );
-    let omitted = issues.len().saturating_sub(MAX_ISSUES) + found.omitted();
-    issues.truncate(MAX_ISSUES);
-    Err(ArgsError::with_omitted(issues, omitted))
+            .map(|issue| issue.path().to_owned())
+            .filter(|p| !p.is_empty())
+            .collect();
+        let follows = |path: &str| {
+            path.is_empty()
+                || named.iter().any(|n| {
+                    path.strip_prefix(n.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+                })
+        };
+        issues.extend(
+            found
+                .issues()
+                .iter()
+                .filter(|issue| !follows(issue.path()))
+                .map(|issue| said_of_flags(issue, &flags)),
+        );
+        let omitted = issues.len().saturating_sub(MAX_ISSUES) + found.omitted();
+        issues.truncate(MAX_ISSUES);
+        Err(ArgsError::with_omitted(issues, omitted))
+    }
 }
 
 /// An issue `from_value` found in a flag's value, said the command line's way: it names the
@@ -222,7 +257,7 @@ where
 fn said_of_flags(issue: &Issue, flags: &[Flag]) -> Issue {
     let path = issue.path();
     let found = flags.iter().find_map(|flag| {
-        let top = Path::ROOT.declared(flag.wire, 0).render();
+        let top = Path::ROOT.declared(&flag.wire, 0).render();
         let rest = path.strip_prefix(top.as_str())?;
         (rest.is_empty() || rest.starts_with(['.', '['])).then(|| (flag, rest.to_owned()))
     });
@@ -230,7 +265,7 @@ fn said_of_flags(issue: &Issue, flags: &[Flag]) -> Issue {
         return issue.clone();
     };
     let name = if flag.spelled.is_empty() {
-        format!("--{}", kebab(flag.wire))
+        format!("--{}", kebab(&flag.wire))
     } else {
         flag.spelled.clone()
     };
