@@ -132,4 +132,3 @@ pub fn malformed() -> Vec<(&'static str, Value)> {
         ),
     ]
 }
-
