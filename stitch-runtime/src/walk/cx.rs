@@ -45,6 +45,9 @@ pub struct Cx {
     // (`RECORD`): a flag in the state's padding, so a walk that records nothing carries nothing
     // more than before.
     record: bool,
+    // Whether this walk keeps only the issues of R3 (lists written as text): the other issues
+    // are found (a probe still sees them) and dropped when kept here (`Cx::rules_only`).
+    rules_only: bool,
 }
 
 /// How many untagged decisions may nest before the deeper ones stop searching for repairs
@@ -67,6 +70,17 @@ impl Cx {
             one_or_many: None,
             nest: 0,
             record: false,
+            rules_only: false,
+        }
+    }
+
+    /// A check pass that keeps only the refusals of R3 (lists written as text); every other
+    /// issue is left to whoever validates next. Its probes keep every issue, so a union decides
+    /// as in any other walk.
+    pub(crate) fn rules_only() -> Cx {
+        Cx {
+            rules_only: true,
+            ..Cx::new(false)
         }
     }
 
@@ -166,6 +180,18 @@ impl Cx {
 
     /// [`Cx::report`] of an issue whose place sorts as `order`.
     fn keep(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
+        if self.rules_only {
+            let issue = issue();
+            if issue.kind() == crate::IssueKind::TextList {
+                self.keep_all(order, || issue);
+            }
+            return;
+        }
+        self.keep_all(order, issue);
+    }
+
+    /// [`Cx::keep`] whatever the issue's kind.
+    fn keep_all(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
         let seq = self.seen;
         self.seen += 1;
         if self.issues.len() < MAX_ISSUES {
@@ -429,6 +455,7 @@ impl Cx {
             nest: self.nest.saturating_add(1),
             // An apply pass beside a recording one records too (its caller adopts them).
             record: apply && self.record,
+            rules_only: false,
         }
     }
 
@@ -480,7 +507,11 @@ impl Cx {
         for found in probe.issues {
             self.keep(found.order, || found.issue);
         }
-        // Issues the probe counted past the cap sort after those it kept: counted here too.
+        // Issues the probe counted past the cap sort after those it kept: counted here too
+        // (not by a walk that keeps only R3's refusals: it cannot tell their kinds).
+        if self.rules_only {
+            return;
+        }
         self.seen += probe.omitted;
         self.omitted += probe.omitted;
     }

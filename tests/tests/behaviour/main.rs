@@ -10,6 +10,7 @@ mod errors;
 mod helpers;
 mod hygiene;
 mod json_schema;
+mod json_schema_reading;
 mod lenient;
 mod malformed_json;
 mod one_answer;
