@@ -55,11 +55,11 @@ fn is_json(line: &[u8]) -> bool {
     std::str::from_utf8(line).is_ok_and(|text| stitch_proxy::raw::parse(text).is_some())
 }
 
-/// A tool's name and a call's arguments.
-type ToolCall = (String, Value);
+/// A tool call as `serde_json` reads it: its tool's name and its arguments.
+type Call = (String, Value);
 
 /// What `serde_json` reads of a client line: `(has id, has method, tool call)`.
-fn read(line: &[u8]) -> Option<(bool, bool, Option<ToolCall>)> {
+fn read(line: &[u8]) -> Option<(bool, bool, Option<Call>)> {
     let value: Value = serde_json::from_slice(line).ok()?;
     let object = value.as_object()?;
     let method = object.get("method").map(Value::is_string);

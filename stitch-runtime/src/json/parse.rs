@@ -5,7 +5,7 @@
 //! (`duplicate field `paths``). So the full path of `from_json` (and `Args<T>`) reads the text
 //! with [`ValueSeed`], which builds the same `Value` as serde_json's own and notes the path of
 //! each duplicated key; the walk then refuses a duplicated *declared* field where it meets it
-//! ([`Cx::sent_once`](crate::walk::Cx::sent_once)), and lets any other key repeat, as serde
+//! (`Cx::sent_once`), and lets any other key repeat, as serde
 //! does. `from_value` cannot see duplicates: its input is a `Value` already.
 //!
 //! Nothing is allocated for the notes when no key repeats. The seed recurses once per array or

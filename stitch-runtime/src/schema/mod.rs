@@ -13,6 +13,7 @@
 //! carrying the anchor.
 
 pub(crate) mod check;
+pub(crate) mod marks;
 pub(crate) mod text;
 pub(crate) mod write;
 
@@ -137,6 +138,20 @@ pub struct Object {
     pub deny_unknown_fields: bool,
     /// The struct's doc comment or `#[stitch(description = "…")]`.
     pub description: Option<&'static str>,
+}
+
+/// A field type's schema constants together ([`Describe`]'s three), as the derive's compact
+/// property reads them through the walk's own trait (`<T as Coerce>::FIELD`): a type stitch
+/// cannot walk is then one error at the field, not one for the walk and one for the schema.
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct FieldOf {
+    /// [`Describe::SCHEMA`].
+    pub schema: &'static Schema,
+    /// [`Describe::OPTIONAL`].
+    pub optional: bool,
+    /// [`Describe::DEFAULT`].
+    pub default: Option<&'static str>,
 }
 
 /// One property of an [`Object`].
