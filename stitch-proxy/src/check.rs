@@ -5,8 +5,8 @@
 //! (R3), JSON text where no string is expected is repaired (R1), `null` at a property that may
 //! be left out is dropped (R8); every other call goes to the server as it came, for the
 //! server to judge. With `--refuse-invalid` a call the schema rejects is refused too, with
-//! every issue at once: the coercer's, then, for a call it accepts, the schema validator's
-//! (keywords the coercer does not check: `pattern`, `format`, …).
+//! every issue at once: the coercer's, then the schema validator's at the places the coercer
+//! did not speak of (keywords the coercer does not check: `pattern`, `format`, …).
 
 use serde_json::Value;
 use stitch_runtime::json_schema::Coercer;
@@ -57,46 +57,66 @@ impl Check {
     pub fn run(&self, text: &str, node: &Node) -> Verdict {
         let sent = raw::to_value(text, node);
         let mut coerced = sent.clone();
-        let result = if self.validator.is_some() {
-            self.coercer.coerce(&mut coerced)
-        } else {
-            self.coercer.coerce_rules_only(&mut coerced)
-        };
-        if let Err(issues) = result {
-            return Verdict::Refused {
-                messages: issues.to_string(),
-                paths: issues
-                    .issues()
-                    .iter()
-                    .map(|i| i.path().to_owned())
-                    .collect(),
-            };
-        }
-        if let Some(validator) = &self.validator {
-            let errors: Vec<(String, String)> = validator
-                .iter_errors(&coerced)
-                .map(|e| (dotted(e.instance_path().as_str()), e.to_string()))
-                .collect();
-            if !errors.is_empty() {
-                let messages: Vec<String> = errors
-                    .iter()
-                    .map(|(path, message)| match path.as_str() {
-                        "" => message.clone(),
-                        path => format!("{path}: {message}"),
-                    })
-                    .collect();
-                return Verdict::Refused {
-                    messages: messages.join("\n"),
-                    paths: errors.into_iter().map(|(path, _)| path).collect(),
-                };
+        let Some(validator) = &self.validator else {
+            if let Err(issues) = self.coercer.coerce_rules_only(&mut coerced) {
+                return refused(issues.issues().iter().map(|i| (i.path(), i.to_string())));
             }
+            return self.forwarded(text, node, &sent, &coerced);
+        };
+        // `--refuse-invalid`: the coercer's issues, and the validator's at every other path
+        // (keywords the coercer leaves to it), on the arguments as the rules repair them.
+        let coercer_issues = self.coercer.coerce(&mut coerced).err();
+        let mut repaired = sent.clone();
+        let checked = match self.coercer.coerce_rules_only(&mut repaired) {
+            Ok(()) => &repaired,
+            Err(_) => &sent,
+        };
+        let mut issues: Vec<(String, String)> = coercer_issues
+            .iter()
+            .flat_map(|e| e.issues())
+            .map(|i| (i.path().to_owned(), i.to_string()))
+            .collect();
+        let said: Vec<String> = issues.iter().map(|(path, _)| path.clone()).collect();
+        for error in validator.iter_errors(checked) {
+            let path = dotted(error.instance_path().as_str());
+            // A place the coercer spoke of, or one inside it, is said once.
+            let covered = said
+                .iter()
+                .any(|p| *p == path || path.starts_with(&format!("{p}.")) || p.is_empty());
+            if covered {
+                continue;
+            }
+            let message = match path.as_str() {
+                "" => error.to_string(),
+                at => format!("{at}: {error}"),
+            };
+            issues.push((path, message));
         }
+        if !issues.is_empty() {
+            return refused(issues.iter().map(|(p, m)| (p.as_str(), m.clone())));
+        }
+        self.forwarded(text, node, &sent, &coerced)
+    }
+
+    /// An accepted call: as it came, or with its repaired strings replaced.
+    fn forwarded(&self, text: &str, node: &Node, sent: &Value, coerced: &Value) -> Verdict {
         if coerced == sent {
             return Verdict::Clean;
         }
         let mut paths = Vec::new();
-        let arguments = rewrite(text, node, &sent, &coerced, &mut paths);
+        let arguments = rewrite(text, node, sent, coerced, &mut paths);
         Verdict::Repaired { arguments, paths }
+    }
+}
+
+/// A refusal of `issues`, each a path and its message (one line each).
+fn refused<'a>(issues: impl Iterator<Item = (&'a str, String)>) -> Verdict {
+    let (paths, messages): (Vec<String>, Vec<String>) = issues
+        .map(|(path, message)| (path.to_owned(), message))
+        .unzip();
+    Verdict::Refused {
+        messages: messages.join("\n"),
+        paths,
     }
 }
 
@@ -165,9 +185,14 @@ mod tests {
         let Verdict::Refused { messages, paths } = run(&view(true), text) else {
             panic!("not refused")
         };
-        assert_eq!(paths, ["n"]);
+        // The coercer's issue, then the validator's (`code`'s pattern), every one at once.
+        assert_eq!(paths, ["n", "code"]);
         assert!(
             messages.starts_with("n: invalid type: string \"1\""),
+            "{messages}"
+        );
+        assert!(
+            messages.lines().nth(1).unwrap().starts_with("code: "),
             "{messages}"
         );
         let Verdict::Refused { paths, .. } = run(&view(true), r#"{"code": "ABC"}"#) else {
