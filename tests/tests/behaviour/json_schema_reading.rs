@@ -186,12 +186,12 @@ fn wide(n: usize) -> (Value, Value) {
     (schema, Value::Object(args))
 }
 
+/// Wide schemas are read and applied whole. How long they take is the benchmark's to say
+/// (`benches/schema_size.rs`, BENCHMARKS.md: quadratic steps took seconds before issue #19,
+/// linear ones take milliseconds), not a timed test's.
 #[test]
-fn many_properties_compile_and_coerce_in_linear_time() {
-    // 32 000 properties and an `allOf` of two 40 000-property members: quadratic steps took
-    // seconds (issue #19); linear ones take milliseconds. The bound is generous for a debug
-    // build on a busy machine; BENCHMARKS.md has the figures.
-    let start = std::time::Instant::now();
+#[ignore = "long in a debug build (32 000 and 2 × 40 000 properties): the full run, `cargo test -- --include-ignored`"]
+fn many_properties_compile_and_coerce() {
     let (schema, args) = wide(32_000);
     let coercer = Coercer::new(&schema).unwrap();
     let mut value = args.clone();
@@ -202,7 +202,7 @@ fn many_properties_compile_and_coerce_in_linear_time() {
         messages(&coercer, missing),
         ["p31999: missing field `p31999`"]
     );
-    let (a, _) = wide(40_000);
+    let (a, mut a_args) = wide(40_000);
     let mut b = a.clone();
     let renamed: serde_json::Map<String, Value> = b["properties"]
         .as_object()
@@ -212,10 +212,11 @@ fn many_properties_compile_and_coerce_in_linear_time() {
         .collect();
     b["properties"] = Value::Object(renamed);
     b["required"] = json!([]);
-    Coercer::new(&json!({"allOf": [a, b]})).unwrap();
-    let elapsed = start.elapsed();
-    assert!(
-        elapsed < std::time::Duration::from_secs(20),
-        "{elapsed:?} for 32 000 and 2 × 40 000 properties"
+    // The merge keeps the first member's required properties.
+    let merged = Coercer::new(&json!({"allOf": [a, b]})).unwrap();
+    a_args.as_object_mut().unwrap().remove("p39999");
+    assert_eq!(
+        messages(&merged, a_args),
+        ["p39999: missing field `p39999`"]
     );
 }
