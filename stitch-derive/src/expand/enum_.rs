@@ -72,7 +72,9 @@ fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> To
                     __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
                     __cx: &mut _stitch::Cx,
                     __at: &_stitch::Path<'_>,
+                    __owned: &_stitch::Claims<'_>,
                 ) {
+                    let _ = __owned;
                     #walk
                 }
             });
@@ -133,7 +135,7 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
             quote! {
                 _stitch::Value::Object(__map) => {
                     if __cx.enter(__at) {
-                        Self::#fields_fn(__map, __cx, __at);
+                        Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::NONE);
                         __cx.leave();
                     }
                 }

@@ -17,15 +17,17 @@ use crate::report::Repair;
 use crate::schema::Describe;
 
 mod cx;
+mod flat;
 mod helpers;
 mod std;
 mod union;
 mod untagged;
 
 pub use self::cx::Cx;
+pub use self::flat::{walk_flat_map, Claims};
 pub use self::helpers::{
-    drop_absent, null_is_absent, owns_everything, owns_nothing, untyped_entries, walk_flat_map,
-    walk_items, walk_leaf, walk_map, walk_object, walk_seq,
+    drop_absent, null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object,
+    walk_seq,
 };
 pub use self::union::union_string;
 pub use self::untagged::{deserialized, untagged, Member};
@@ -146,24 +148,27 @@ pub trait Coerce: DeserializeOwned + Describe {
 
     /// Walks the keys this type reads from `map`, an object it shares with its parent
     /// (`#[serde(flatten)]`, internally tagged variants). A struct walks its fields; a map
-    /// walks the keys that `owned` (the parent's fields) does not claim; a struct under
-    /// `deny_unknown_fields` reports a key neither it nor `owned` claims (a flatten site hands
-    /// a struct [`owns_everything`]). A no-op otherwise.
+    /// walks the keys that `claims` (what the levels around it declare) does not claim; a
+    /// struct under `deny_unknown_fields` reports a key that neither it nor `claims` claims,
+    /// when the object is its own ([`Claims::denies`]). A no-op otherwise.
     #[doc(hidden)]
-    fn walk_flat(
-        map: &mut Map<String, Value>,
-        cx: &mut Cx,
-        at: &Path<'_>,
-        owned: fn(&str) -> bool,
-    ) {
-        let _ = (map, cx, at, owned);
+    fn walk_flat(map: &mut Map<String, Value>, cx: &mut Cx, at: &Path<'_>, claims: &Claims<'_>) {
+        let _ = (map, cx, at, claims);
     }
 
-    /// Whether this type, flattened into a shared object, reads its key `key`.
+    /// Whether a declared field of this type, flattened into a shared object, reads `key`
+    /// (its own fields', and those of the structs flattened into it; a map declares none).
     #[doc(hidden)]
-    fn owns_key(key: &str) -> bool {
+    fn declares_key(key: &str) -> bool {
         let _ = key;
         false
+    }
+
+    /// Whether this type, flattened into a shared object, reads its key `key` at all: a
+    /// declared field's, or any key for a type with a flattened map inside.
+    #[doc(hidden)]
+    fn owns_key(key: &str) -> bool {
+        Self::declares_key(key)
     }
 }
 

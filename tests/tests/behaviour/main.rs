@@ -7,6 +7,7 @@ mod command_line;
 mod derive_shapes;
 mod enums;
 mod errors;
+mod flatten_chain;
 mod json_schema;
 mod lenient;
 mod one_answer;
