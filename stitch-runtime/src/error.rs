@@ -341,6 +341,20 @@ pub(crate) fn not_json(e: &serde_json::Error) -> String {
     format!("the arguments are not valid JSON: {e}")
 }
 
+/// The reason of arguments that are not an object where the type's schema says one
+/// (`docs/rules.md#r5`): `the arguments must be a JSON object of named parameters, not an array`.
+pub(crate) fn not_an_object(value: &serde_json::Value) -> String {
+    let sent = match value {
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Null => "null",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Object(_) => "an object",
+    };
+    format!("the arguments must be a JSON object of named parameters, not {sent}")
+}
+
 /// The line after the kept issues: `… and 3 more issues`.
 fn omitted(n: usize) -> String {
     let s = if n == 1 { "" } else { "s" };

@@ -209,7 +209,8 @@ fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError
     // Text in which no rule could act goes straight to serde_json (see `json::plain`).
     if crate::json::plain::plain(text) {
         if let Ok(args) = serde_json::from_str::<T>(text) {
-            if args.bounds_hold(Bounds::NONE) {
+            // serde reads a struct from an array too; stitch's arguments are an object.
+            if args.bounds_hold(Bounds::NONE) && is_object_text::<T>(text) {
                 return Ok(args);
             }
         }
@@ -218,6 +219,13 @@ fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError
     // field sent twice, as serde does (the fast path above refused it through serde).
     let (args, duplicates) = parse::from_str(text).map_err(|e| not_json::<T>(text, &e))?;
     read_with(args, duplicates, record)
+}
+
+/// Whether `text` is an object, where `T`'s schema says the arguments are one (else `true`).
+#[inline]
+fn is_object_text<T: Coerce>(text: &str) -> bool {
+    !const { crate::schema::is_object(T::SCHEMA) }
+        || text.as_bytes().trim_ascii_start().first() == Some(&b'{')
 }
 
 #[cold]

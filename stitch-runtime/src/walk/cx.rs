@@ -340,6 +340,21 @@ impl Cx {
         let Some(mut parsed) = self.parse_text(text, at) else {
             return false;
         };
+        // Text written twice (a JSON string holding JSON text): at a position that reads no
+        // string and is no union, the inner text is read in turn, as many times as it was
+        // written, and only what it finally holds decides. (A union walks the inner string
+        // itself, as its members decide.) Each layer is shorter than the one around it.
+        let mut layers = 1;
+        while shape.kind != Kind::Union {
+            let Value::String(inner) = &parsed else {
+                break;
+            };
+            let Some(next) = self.parse_text(inner, at) else {
+                return false;
+            };
+            parsed = next;
+            layers += 1;
+        }
         // Only a value of a kind the position takes replaces the text (a union: any kind, its
         // members decide); `"5"` where a list is expected stays `"5"`, and is refused as sent.
         let fits = match parsed {
@@ -353,8 +368,11 @@ impl Cx {
         if !self.enter(at) {
             return true;
         }
-        // Recorded before the parsed value is walked: a repair inside it comes after.
-        self.repaired(at, RepairKind::JsonText, value);
+        // Recorded before the parsed value is walked: a repair inside it comes after. Each
+        // layer of text is one parse (the record makes them one nested repair).
+        for _ in 0..layers {
+            self.repaired(at, RepairKind::JsonText, value);
+        }
         walk(&mut parsed, self);
         self.leave();
         if self.apply {

@@ -215,6 +215,13 @@ pub(crate) fn run_with<T: Coerce, R: Record>(
     mut cx: Cx,
     record: R,
 ) -> Result<(), (crate::ArgsError, bool)> {
+    // A tool's arguments are an object by every schema stitch writes for such a type: serde
+    // would read a struct from an array too, by position. A string goes by R1 (JSON text).
+    if !matches!(args, Value::Object(_) | Value::String(_))
+        && const { crate::schema::is_object(T::SCHEMA) }
+    {
+        return Err(not_an_object(args));
+    }
     T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
     if cx.found_issues() {
         return Err(cx.refusal());
@@ -224,6 +231,14 @@ pub(crate) fn run_with<T: Coerce, R: Record>(
     }
     cx.finish();
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn not_an_object(args: &Value) -> (crate::ArgsError, bool) {
+    let message = crate::error::not_an_object(args);
+    let issue = crate::error::Issue::invalid("", message);
+    (crate::ArgsError::single(issue), false)
 }
 
 /// The apply pass of a call whose check found JSON text to repair and no issue: writes the

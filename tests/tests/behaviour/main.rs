@@ -15,6 +15,7 @@ mod one_or_many;
 mod properties;
 mod providers;
 mod reports;
+mod root_and_twice;
 mod round_trip;
 mod rules;
 mod schema;
