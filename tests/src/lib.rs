@@ -5,6 +5,7 @@
 
 pub mod alloc;
 pub mod checks;
+pub mod duplicates;
 pub mod reformat;
 pub mod text_edit;
 pub mod tools;

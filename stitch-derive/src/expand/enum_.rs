@@ -208,10 +208,12 @@ pub(super) fn content_walk(
 
 /// The lookup of the variant a tag names, for the taggings that have one: a `usize`
 /// expression, the variant's index, or `!0` when the tag is missing, not a string, or names
-/// no variant (serde then fails, and the walk only checks depth).
+/// no variant (serde then fails, and the walk only checks depth), or `!1` when the text sent
+/// the tag twice (refused here, as serde refuses it).
 ///
 /// ```text
 /// match __map.get("type") {
+///     Some(__tag) if !__cx.sent_once(__tag, &__at.key("type"), "type") => !1,
 ///     _stitch::core::option::Option::Some(_stitch::Value::String(__tag)) => match __tag.as_str() {
 ///         "get" | "fetch" => 0,      // a variant's wire name and aliases
 ///         "put" => 1,
@@ -227,6 +229,9 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
     });
     quote! {
         match __map.get(#tag) {
+            // The tag sent twice: refused as serde refuses it, no variant walked (`!1`).
+            _stitch::core::option::Option::Some(__tag)
+                if !__cx.sent_once(__tag, &__at.key(#tag), #tag) => !1,
             _stitch::core::option::Option::Some(
                 _stitch::Value::String(__tag),
             ) => match __tag.as_str() {

@@ -172,7 +172,7 @@ pub(super) fn fields_walk(
             };
             arms.push(quote!(#name => {
                 #seen
-                if __cx.sent_once(&__at.field(#name, #ordinal), #wire) {
+                if __cx.sent_once(__item, &__at.field(#name, #ordinal), #wire) {
                     #walk
                 }
             }));

@@ -241,6 +241,33 @@ fn not_an_object(args: &Value) -> (crate::ArgsError, bool) {
     (crate::ArgsError::single(issue), false)
 }
 
+/// [`run_with`] for arguments read from text that sent some key twice (`duplicates`): the
+/// notes come back when nothing was repaired (the value is exactly as the text sent it, so the
+/// caller may read the text's own answer, `json::replay`), and are dropped otherwise.
+#[cold]
+#[inline(never)]
+pub(crate) fn run_noting<T: Coerce, R: Record>(
+    args: &mut Value,
+    duplicates: crate::json::parse::Duplicates,
+    record: R,
+) -> Result<Option<crate::json::parse::Duplicates>, (crate::ArgsError, bool)> {
+    if !matches!(args, Value::Object(_) | Value::String(_))
+        && const { crate::schema::is_object(T::SCHEMA) }
+    {
+        return Err(not_an_object(args));
+    }
+    let mut cx = Cx::with_duplicates(duplicates);
+    T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
+    if cx.found_issues() {
+        return Err(cx.refusal());
+    }
+    if cx.pending() {
+        apply::<T, R>(args, record);
+        return Ok(None);
+    }
+    Ok(Some(cx.into_duplicates()))
+}
+
 /// The apply pass of a call whose check found JSON text to repair and no issue: writes the
 /// repairs, and records them for `record` or a `tracing` subscriber, in the issues' order.
 #[inline]

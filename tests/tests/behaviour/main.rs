@@ -5,6 +5,7 @@
 
 mod command_line;
 mod derive_shapes;
+mod duplicate_keys;
 mod enums;
 mod errors;
 mod flatten_chain;

@@ -9,9 +9,15 @@ use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
 use crate::json::depth::{is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{duplicate_field, Duplicates};
 use crate::path::{Order, Path};
-use crate::report::{Repair, RepairKind};
+use crate::report::RepairKind;
 use crate::schema::Schema;
 use crate::walk::{Coerce, Kind, Shape};
+
+mod probe;
+mod record;
+
+use self::record::record_repair;
+pub(crate) use self::record::{forget_since, record_mark, recording};
 
 /// An issue kept by the check pass, with where it sorts ([`Path::order`]) and when it came.
 #[derive(Debug)]
@@ -45,6 +51,9 @@ pub struct Cx {
     // (`RECORD`): a flag in the state's padding, so a walk that records nothing carries nothing
     // more than before.
     record: bool,
+    // Whether this walk refused a key the text sent twice (an untagged enum's member that
+    // meets one is a member serde refuses for that text): in the padding too.
+    met_duplicate: bool,
 }
 
 /// How many untagged decisions may nest before the deeper ones stop searching for repairs
@@ -67,6 +76,7 @@ impl Cx {
             one_or_many: None,
             nest: 0,
             record: false,
+            met_duplicate: false,
         }
     }
 
@@ -87,22 +97,48 @@ impl Cx {
         }
     }
 
-    /// A declared field `name` found at `at`: `false` when the text sent its key twice in one
-    /// object, which is refused as serde refuses it (`duplicate field`); its value is then not
-    /// to be walked. One predictable branch when the text sent no key twice (always, for a
-    /// `Value`).
+    /// A declared key `name` whose value `item` is found at `at`: `false` when the text sent
+    /// the key twice in its object, which is refused as serde refuses it (`duplicate field`);
+    /// the value is then not to be walked. One predictable branch when the text sent no key
+    /// twice (always, for a `Value`). Serves fields, tags and content keys alike.
     #[inline]
-    pub fn sent_once(&mut self, at: &Path<'_>, name: &'static str) -> bool {
-        self.duplicates.is_empty() || self.once(at, name)
+    pub fn sent_once(&mut self, item: &Value, at: &Path<'_>, name: &'static str) -> bool {
+        self.duplicates.is_empty() || self.once(item, at, name)
     }
 
     #[cold]
-    fn once(&mut self, at: &Path<'_>, name: &'static str) -> bool {
-        if self.duplicates.contains(at) {
+    fn once(&mut self, item: &Value, at: &Path<'_>, name: &'static str) -> bool {
+        if self.duplicates.contains(item) {
+            self.met_duplicate = true;
             self.report(at, || Issue::invalid(at.render(), duplicate_field(name)));
             return false;
         }
         true
+    }
+
+    /// The key of an externally tagged enum's variant, whose value is `item`: `false` when
+    /// the text sent it twice (serde reads one key, and refuses a second), which is refused at
+    /// `whole`, the enum's path, in serde's words for an object of more keys.
+    #[inline]
+    pub fn variant_once(&mut self, item: &Value, whole: &Path<'_>) -> bool {
+        self.duplicates.is_empty() || self.variant_twice(item, whole)
+    }
+
+    #[cold]
+    fn variant_twice(&mut self, item: &Value, whole: &Path<'_>) -> bool {
+        if self.duplicates.contains(item) {
+            self.met_duplicate = true;
+            self.report(whole, || {
+                Issue::invalid(whole.render(), error::one_key_only())
+            });
+            return false;
+        }
+        true
+    }
+
+    /// Whether this walk refused a key sent twice.
+    pub(crate) fn met_duplicate(&self) -> bool {
+        self.met_duplicate
     }
 
     /// Whether this is an apply pass that records its repairs.
@@ -227,6 +263,23 @@ impl Cx {
         }
     }
 
+    /// An untagged enum `T` at `at` whose members all refuse `value` (`walk::untagged`):
+    /// serde's message for it. When the arguments' text sent a key twice, serde may read the
+    /// `Value` (which holds each key once) where it refused the text: then the value is
+    /// refused in serde's words for the text, naming the enum as serde does.
+    #[cold]
+    #[inline(never)]
+    pub fn no_member<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
+        if self.has_duplicates() && !self.apply && !self.too_deep && T::deserialize(value).is_ok() {
+            let name = core::any::type_name::<T>();
+            let name = name.split('<').next().unwrap_or(name);
+            let name = name.rsplit("::").next().unwrap_or(name);
+            self.report(at, || Issue::invalid(at.render(), error::no_variant(name)));
+            return;
+        }
+        self.check::<T>(value, at);
+    }
+
     /// Walks the one value of a `OneOrMany` at `at` with `walk`: a type error found right
     /// at `at` says what the union takes (`expected a string or an array of strings`).
     #[inline]
@@ -345,15 +398,14 @@ impl Cx {
         // written, and only what it finally holds decides. (A union walks the inner string
         // itself, as its members decide.) Each layer is shorter than the one around it.
         let mut layers = 1;
-        while shape.kind != Kind::Union {
-            let Value::String(inner) = &parsed else {
-                break;
-            };
-            let Some(next) = self.parse_text(inner, at) else {
-                return false;
-            };
-            parsed = next;
-            layers += 1;
+        if shape.kind != Kind::Union {
+            while let Value::String(inner) = &parsed {
+                let Some(next) = self.parse_text(inner, at) else {
+                    return false;
+                };
+                parsed = next;
+                layers += 1;
+            }
         }
         // Only a value of a kind the position takes replaces the text (a union: any kind, its
         // members decide); `"5"` where a list is expected stays `"5"`, and is refused as sent.
@@ -419,106 +471,6 @@ impl Cx {
     }
 }
 
-/// Probes: a check pass of one member of a union beside this walk, kept apart from it.
-impl Cx {
-    /// A check pass at this walk's place (its depth, `lenient_scalars` setting and keys sent
-    /// twice), with no issue and nothing pending yet, whatever this walk's mode. Hand it back
-    /// with [`Cx::end_probe`]: it holds this walk's record of the keys sent twice until then.
-    #[inline]
-    pub fn probe(&mut self) -> Cx {
-        let duplicates = core::mem::replace(&mut self.duplicates, Duplicates::NONE);
-        self.beside(false, duplicates)
-    }
-
-    /// A pass at this walk's place, in the mode `apply`, with no issue and nothing pending.
-    #[inline]
-    fn beside(&self, apply: bool, duplicates: Duplicates) -> Cx {
-        Cx {
-            apply,
-            lenient: self.lenient,
-            pending: false,
-            too_deep: false,
-            depth: self.depth,
-            issues: Vec::new(),
-            seen: 0,
-            omitted: 0,
-            duplicates,
-            one_or_many: self.one_or_many,
-            nest: self.nest.saturating_add(1),
-            // An apply pass beside a recording one records too (its caller adopts them).
-            record: apply && self.record,
-        }
-    }
-
-    /// A check pass at this walk's place that sees the value as a `Value` holds it: no key
-    /// sent twice (a `Value` keeps the last).
-    pub(crate) fn value_probe(&self) -> Cx {
-        self.beside(false, Duplicates::NONE)
-    }
-
-    /// An apply pass at this walk's place, for a repair tried on a copy.
-    pub(crate) fn apply_probe(&self) -> Cx {
-        // A recording pass's probe records too: its caller forgets what an unchosen one did.
-        self.beside(true, Duplicates::NONE)
-    }
-
-    /// Whether an untagged enum here may still search its members' repairs (see
-    /// `UNTAGGED_NEST`); when not, serde's verdict on the value as sent decides.
-    #[inline]
-    pub fn may_decide(&self) -> bool {
-        self.nest < UNTAGGED_NEST
-    }
-
-    /// Whether the arguments' text sent some key twice.
-    pub(crate) fn has_duplicates(&self) -> bool {
-        !self.duplicates.is_empty()
-    }
-
-    /// Ends `probe` (from [`Cx::probe`]): `true` when it found nothing, no issue and nothing
-    /// to repair. Its issues are dropped.
-    #[inline]
-    pub fn end_probe(&mut self, probe: Cx) -> bool {
-        let clean = probe.is_clean();
-        if !probe.duplicates.is_empty() {
-            self.duplicates = probe.duplicates;
-        }
-        clean
-    }
-
-    /// Ends `probe` and reports its issues here (not its repairs), in the order it found them.
-    pub(crate) fn absorb(&mut self, mut probe: Cx) {
-        if !probe.duplicates.is_empty() {
-            self.duplicates = core::mem::replace(&mut probe.duplicates, Duplicates::NONE);
-        }
-        self.too_deep |= probe.too_deep;
-        if self.apply {
-            return;
-        }
-        probe.issues.sort_by_key(|f| f.seq);
-        for found in probe.issues {
-            self.keep(found.order, || found.issue);
-        }
-        // Issues the probe counted past the cap sort after those it kept: counted here too.
-        self.seen += probe.omitted;
-        self.omitted += probe.omitted;
-    }
-
-    /// Whether a probe went past the depth limit.
-    pub(crate) fn too_deep(&self) -> bool {
-        self.too_deep
-    }
-
-    /// Whether a probe found nothing: no issue, nothing to repair.
-    pub(crate) fn is_clean(&self) -> bool {
-        !self.pending && !self.found_issues()
-    }
-
-    /// Whether a probe found something to repair and no issue.
-    pub(crate) fn repairs_only(&self) -> bool {
-        self.pending && !self.found_issues()
-    }
-}
-
 impl Cx {
     /// Whether the check pass found issues (kept or counted).
     #[inline]
@@ -536,6 +488,11 @@ impl Cx {
         }
     }
 
+    /// The notes of the keys the text sent twice, the walk done.
+    pub(crate) fn into_duplicates(mut self) -> Duplicates {
+        core::mem::replace(&mut self.duplicates, Duplicates::NONE)
+    }
+
     /// Whether the check pass found JSON text to repair.
     #[inline]
     pub(crate) fn pending(&self) -> bool {
@@ -550,66 +507,6 @@ impl Cx {
         let issues = self.issues.into_iter().map(|f| f.issue).collect();
         (ArgsError::with_omitted(issues, self.omitted), self.too_deep)
     }
-}
-
-std::thread_local! {
-    // The repairs of the recording apply pass running on this thread (see `recording`).
-    static RECORD: core::cell::RefCell<Vec<Repair>> = const { core::cell::RefCell::new(Vec::new()) };
-}
-
-/// Runs `apply`, a recording apply pass, and returns the repairs it recorded, in the order it
-/// made them. This thread's record is set aside meanwhile, so a walk inside a walk keeps its
-/// own.
-pub(crate) fn recording(apply: impl FnOnce()) -> Vec<Repair> {
-    let outer = RECORD.with(|r| core::mem::take(&mut *r.borrow_mut()));
-    apply();
-    RECORD.with(|r| core::mem::replace(&mut *r.borrow_mut(), outer))
-}
-
-/// How many repairs this thread's record holds: a mark to [`forget_since`].
-pub(crate) fn record_mark() -> usize {
-    RECORD.with(|r| r.borrow().len())
-}
-
-/// Drops the repairs recorded since `mark` (an untagged member tried on a copy and not chosen).
-pub(crate) fn forget_since(mark: usize) {
-    RECORD.with(|r| r.borrow_mut().truncate(mark));
-}
-
-/// Records a repair in this thread's record (see [`Cx::repaired`]).
-#[cold]
-#[inline(never)]
-fn record_repair(at: &Path<'_>, kind: RepairKind, sent: &Value) {
-    RECORD.with(|r| record_in(&mut r.borrow_mut(), at, kind, sent));
-}
-
-fn record_in(repairs: &mut Vec<Repair>, at: &Path<'_>, kind: RepairKind, sent: &Value) {
-    let path = at.render();
-    // JSON text whose parse is walked at the same position and parsed again: one repair
-    // of that position, parsed more than once (the walk records the outer parse first).
-    if kind == RepairKind::JsonText {
-        if let Some(last) = repairs.last_mut() {
-            let text = matches!(
-                last.kind(),
-                RepairKind::JsonText | RepairKind::NestedJsonText
-            );
-            if text && last.path() == path {
-                *last.kind_mut() = RepairKind::NestedJsonText;
-                return;
-            }
-        }
-    }
-    #[allow(unused_mut)]
-    let mut repair = Repair::new(path, kind, at.order());
-    #[cfg(feature = "tracing")]
-    if crate::trace::values() {
-        repair.sent = Some(match sent {
-            Value::String(text) => text.as_str().into(),
-            other => other.to_string().into(),
-        });
-    }
-    let _ = sent;
-    repairs.push(repair);
 }
 
 /// The address of a path on the stack, to recognise the same position.
