@@ -18,6 +18,7 @@ mod providers;
 mod reports;
 mod root_and_twice;
 mod round_trip;
+mod round_trip_enums;
 mod rules;
 mod schema;
 mod serde_names;
