@@ -290,12 +290,10 @@ where
     match serde_json::from_str::<T>(&text) {
         Err(e) if sent_once.is_ok() => {
             seen.refused_twice += 1;
-            for got in from_text::<T>(&text) {
-                if let Ok(read) = got {
-                    return Err(format!(
-                        "a text surface read {read:?} where serde refuses ({e})\n text {text}"
-                    ));
-                }
+            if let Some(read) = from_text::<T>(&text).into_iter().find_map(Result::ok) {
+                return Err(format!(
+                    "a text surface read {read:?} where serde refuses ({e})\n text {text}"
+                ));
             }
         }
         Ok(serde) => {
