@@ -851,6 +851,11 @@ pub fn check_from_json_all(text: &str) -> Outcome {
     check_from_json::<External>(text)?;
     check_from_json::<Adjacent>(text)?;
     check_from_json::<Pick>(text)?;
+    // Flatten chains, every tagging, untagged members with maps (issue 18).
+    check_from_json::<crate::shapes::Chain>(text)?;
+    check_from_json::<crate::shapes::FlatTagged>(text)?;
+    check_from_json::<crate::shapes::Top>(text)?;
+    check_from_json::<crate::shapes::Loose>(text)?;
     Ok(())
 }
 

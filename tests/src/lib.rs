@@ -7,6 +7,7 @@ pub mod alloc;
 pub mod checks;
 pub mod duplicates;
 pub mod reformat;
+pub mod shapes;
 pub mod text_edit;
 pub mod tools;
 

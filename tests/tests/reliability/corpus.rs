@@ -87,3 +87,8 @@ fn replay_text_list() {
 fn replay_coerce_value() {
     replay_all(TARGETS[2]);
 }
+
+#[test]
+fn replay_serde_oracle() {
+    replay_all(TARGETS[3]);
+}

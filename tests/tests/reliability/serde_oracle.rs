@@ -10,121 +10,17 @@
 //!   surface refuses it; where serde reads it (and nothing is to repair), both read what serde
 //!   reads.
 
-use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 use proptest::prelude::*;
-use serde::Deserialize;
 use serde_json::Value;
 use stitch_runtime::{Args, ToolArgs};
+
+use stitch_tests::shapes::{may_be_text, Chain, FlatTagged, Internal, Loose, Top};
 
 use super::one_answer::{near, twice, with_a_key_twice, Twice, G};
 
 const CASES: u32 = 4096;
-
-// ---- The types -------------------------------------------------------------------------
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Leaf {
-    #[serde(alias = "n")]
-    num: Option<u32>,
-    #[serde(flatten)]
-    rest: BTreeMap<String, Vec<u32>>,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(rename_all = "camelCase")]
-struct Mid {
-    top_name: String,
-    #[serde(default)]
-    tags: Vec<String>,
-    #[serde(flatten)]
-    leaf: Leaf,
-}
-
-/// struct → struct → struct → map.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Chain {
-    id: u32,
-    #[serde(flatten)]
-    mid: Mid,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(tag = "op", rename_all = "snake_case")]
-enum Internal {
-    Run {
-        n: Option<u32>,
-        #[serde(flatten)]
-        env: BTreeMap<String, Vec<u32>>,
-    },
-    Wrap(Leaf),
-    Stop,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(tag = "t", content = "c")]
-enum Adjacent {
-    A(Vec<u32>),
-    B { x: String },
-    U,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(rename_all = "lowercase")]
-enum External {
-    Go(Vec<u32>),
-    Stop { why: String },
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(deny_unknown_fields)]
-struct Strict {
-    k: u32,
-    #[serde(default)]
-    d: bool,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum Untagged {
-    S(Strict),
-    M(BTreeMap<String, u32>),
-    L(Vec<String>),
-}
-
-#[derive(Debug, Default, PartialEq, Deserialize, ToolArgs)]
-#[serde(default)]
-struct Opts {
-    a: bool,
-    b: Option<String>,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Top {
-    internal: Internal,
-    adjacent: Option<Adjacent>,
-    #[serde(default)]
-    external: Vec<External>,
-    untagged: Option<Untagged>,
-    #[serde(default)]
-    opts: Opts,
-}
-
-/// Maps, where a key sent twice is no error, beside an untagged enum with a map member.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct Loose {
-    m: BTreeMap<String, u32>,
-    u: Option<Untagged>,
-}
-
-/// An internally tagged enum flattened beside a field.
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct FlatTagged {
-    note: Option<String>,
-    #[serde(flatten)]
-    op: Internal,
-}
 
 // ---- What each reads, for the generator -------------------------------------------------
 
@@ -210,20 +106,6 @@ static LOOSE: G = G::Obj(
 );
 
 // ---- The property ------------------------------------------------------------------------
-
-/// Whether some string in `value` opens like JSON text (after white space): one that a rule
-/// may repair or refuse somewhere.
-fn may_be_text(value: &Value) -> bool {
-    match value {
-        Value::String(s) => matches!(
-            s.trim_start_matches([' ', '\t', '\n', '\r']).chars().next(),
-            Some('[' | '{' | '"')
-        ),
-        Value::Array(items) => items.iter().any(may_be_text),
-        Value::Object(map) => map.values().any(may_be_text),
-        _ => false,
-    }
-}
 
 /// The answers of the text surfaces to `text`.
 fn from_text<T: ToolArgs>(text: &str) -> [Result<T, String>; 2] {
