@@ -224,7 +224,9 @@ fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError
 /// Whether `text` is an object, where `T`'s schema says the arguments are one (else `true`).
 #[inline]
 fn is_object_text<T: Coerce>(text: &str) -> bool {
+    // The common case first: the text opens with the brace itself.
     !const { crate::schema::is_object(T::SCHEMA) }
+        || text.as_bytes().first() == Some(&b'{')
         || text.as_bytes().trim_ascii_start().first() == Some(&b'{')
 }
 
@@ -253,6 +255,10 @@ pub(crate) fn read_with<T: Coerce, R: Record>(
 ) -> Result<T, ArgsError> {
     if !duplicates.is_empty() {
         return read_noting(args, duplicates, record);
+    }
+    // No key sent twice: nothing of it is on the heap, so its drop glue need not run.
+    if duplicates.owns_nothing() {
+        core::mem::forget(duplicates);
     }
     if let Err((error, too_deep)) = run_with::<T, R>(&mut args, Cx::new(false), record) {
         if too_deep {

@@ -111,3 +111,20 @@ fn the_schema_carries_the_nested_map() {
         .collect();
     assert_eq!(props.keys().collect::<Vec<_>>(), ["a", "b", "m1"]);
 }
+
+#[test]
+fn the_schema_driven_coercer_agrees_on_the_extra_keys() {
+    let coercer = stitch_runtime::json_schema::Coercer::new(Chain::input_schema()).unwrap();
+    for args in [
+        json!({"a": "hello"}),
+        json!({"a": "[1,2]", "k": "[3]"}),
+        json!({"a": "x", "k": "no"}),
+        json!({"a": "x", "m1": 2, "k": [1], "j": "[[1]]"}),
+    ] {
+        let (mut by_type, mut by_schema) = (args.clone(), args.clone());
+        let typed = Chain::coerce_value(&mut by_type).map_err(|e| e.to_string());
+        let schema = coercer.coerce(&mut by_schema).map_err(|e| e.to_string());
+        assert_eq!(typed, schema, "{args}");
+        assert_eq!(by_type, by_schema, "{args}");
+    }
+}
