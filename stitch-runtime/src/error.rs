@@ -413,6 +413,20 @@ pub(crate) fn flag_value_apart(key: &str, value: &str) -> String {
     format!("`--{key}` takes no separate value; write `--{key}={value}`")
 }
 
+/// Command line: a list written as text at a one-or-many flag given once (rule R3): on a
+/// command line the list is the flag repeated.
+pub(crate) fn text_list_flag(flag: &str) -> String {
+    format!(
+        "`{flag}` is a list written as text \u{2014} repeat the flag for each item \
+         (`{flag} a {flag} b`), not JSON written as text"
+    )
+}
+
+/// Command line: an issue in the value of `flag`, at `rest` below it (`""`, `.case`).
+pub(crate) fn in_flag(flag: &str, rest: &str, reason: &str) -> String {
+    format!("`{flag}{rest}`: {reason}")
+}
+
 /// Command line: a word after `--`, which the tool `name` (taking flags only) cannot place.
 pub(crate) fn no_positionals(arg: &str, name: &str) -> String {
     format!("unexpected argument `{arg}` after `--`; `{name}` takes flags only, no positional arguments")

@@ -41,9 +41,23 @@
 //! assert_eq!(fixed.tags, ["x", "y"]);
 //! ```
 //!
+//! # The surfaces
+//! One per way arguments arrive; each reports every issue at once and changes nothing it was
+//! given when it refuses.
+//!
+//! | method | for | does |
+//! |---|---|---|
+//! | [`ToolArgs::from_value`] | managed MCP and agent tools (a `serde_json::Value`) | coerce, then deserialize |
+//! | [`ToolArgs::from_json`] | a model's `arguments` string | the same from JSON text |
+//! | [`ToolArgs::coerce_value`] | raw MCP, your own deserializer | check and repair in place; on `Err` the value is untouched |
+//! | [`ToolArgs::from_argv`] | a command line (`--paths a --paths b`) | flags read as their fields' types decide, then the same rules |
+//! | [`Args<T>`] | serde-based frameworks (rmcp's `Parameters<Args<T>>`) | `Deserialize` through `from_value` |
+//! | `*_reported`, [`Reported<T>`] | any of the above, when you want to know | the same, and which positions were repaired |
+//!
 //! # The rules
 //! The full statement, with the test vectors and where stitch goes beyond the TypeScript
-//! original, is `docs/rules.md` in the repository. In short:
+//! original, is `docs/rules.md` in the repository: the code and the tests cite its rules by
+//! anchor (`docs/rules.md#r3`). In short:
 //!
 //! - **R1, repair.** At a sequence, struct, map, tuple or non-string-bearing union position, a
 //!   string is parsed as JSON; if it parses, the result replaces it and the walk goes on into
@@ -148,10 +162,14 @@
 // On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// The stages, in the order a call goes through them: the JSON text (`json`), the walk that
-// applies the rules (`walk`, with `bounds`, `path` and the union rule), the deserializing
-// (`json::de`), the error (`error`); the schema (`schema`) is built from the same types; the
-// surfaces (`surface`) are how users reach all of it.
+// The stages, each depending only on those listed before it: `path` and `bounds` (the
+// leaves), `schema` (the tree every type describes itself with), `error` and `report` (what
+// a call answers), `trace`, `json` (the text: depth, the array check, the fast path, the
+// reader that keeps paths), `walk` (the rules), `one_or_many`, `argv` (a command line read
+// into arguments), `tool_args` (the trait whose methods run the stages in order), and the
+// surfaces (`surface`: frameworks and provider formats) on top; `json_schema` drives the
+// walk from a schema read at run time. `lib.rs` and `__private` only name them.
+mod argv;
 mod bounds;
 mod error;
 mod json;

@@ -12,10 +12,11 @@ use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::bounds::{items_hold, Bounds};
+use crate::bounds::Bounds;
 use crate::json::text_list::is_text_list;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
+use crate::walk::items_hold;
 use crate::walk::{union_string, walk_items, Coerce, Cx, Kind, Shape};
 
 /// One value or a list of values: `"a.png"` or `["a.png", "b.png"]`.

@@ -21,12 +21,18 @@ pub(crate) enum Segment<'a> {
 }
 
 /// Renders segments given from the leaf up to the root as the dotted path: joined with `.`,
-/// indices in decimal, no segment as `""`. One allocation, of the exact length, filled from
-/// its end (a chain of parents is naturally read leaf first).
+/// indices in decimal, no segment as `""`. A key that a dot would make ambiguous (one that
+/// holds a `.` or a `[`, or is empty) is written in brackets as a JSON string instead, with no
+/// dot before it: `labels["team.name"]`, `labels["team.name"].owner`, `[""]` (docs/rules.md#r5).
+/// One allocation, of the exact length, filled from its end (a chain of parents is naturally
+/// read leaf first).
 pub(crate) fn render_leaf_first<'a, I>(segments: I) -> String
 where
     I: Iterator<Item = Segment<'a>> + Clone,
 {
+    if segments.clone().any(|s| s.quoted()) {
+        return render_quoted(segments);
+    }
     let mut digits = [0u8; 20];
     let mut len = 0usize;
     let mut count = 0usize;
@@ -50,7 +56,43 @@ where
     String::from_utf8(out).unwrap_or_default()
 }
 
+/// [`render_leaf_first`] when some key is written in brackets: the rare case, so simply built
+/// root first.
+#[cold]
+fn render_quoted<'a, I>(segments: I) -> String
+where
+    I: Iterator<Item = Segment<'a>>,
+{
+    let mut root_first: Vec<Segment<'a>> = segments.collect();
+    root_first.reverse();
+    let mut digits = [0u8; 20];
+    let mut out = String::new();
+    for (n, segment) in root_first.into_iter().enumerate() {
+        if segment.quoted() {
+            out.push('[');
+            out.push_str(&serde_json::Value::from(segment.text(&mut digits)).to_string());
+            out.push(']');
+        } else {
+            if n > 0 {
+                out.push('.');
+            }
+            out.push_str(segment.text(&mut digits));
+        }
+    }
+    out
+}
+
 impl<'a> Segment<'a> {
+    /// Whether the segment is a key a dot would make ambiguous, written in brackets.
+    fn quoted(self) -> bool {
+        match self {
+            Segment::Key(key) | Segment::Field(key, _) => {
+                key.is_empty() || key.bytes().any(|b| b == b'.' || b == b'[')
+            }
+            Segment::Index(_) => false,
+        }
+    }
+
     /// The segment's text; an index is written into `digits`.
     fn text<'b>(self, digits: &'b mut [u8; 20]) -> &'b str
     where
@@ -251,5 +293,26 @@ mod tests {
         let segments = [Segment::Index(10), Segment::Key("rows")];
         assert_eq!(render_leaf_first(segments.into_iter()), "rows.10");
         assert_eq!(render_leaf_first(core::iter::empty()), "");
+    }
+
+    #[test]
+    fn keys_a_dot_would_make_ambiguous_are_written_in_brackets() {
+        let root = Path::ROOT;
+        let labels = root.field("labels", 0);
+        let team = labels.key("team.name");
+        assert_eq!(team.render(), r#"labels["team.name"]"#);
+        assert_eq!(team.key("owner").render(), r#"labels["team.name"].owner"#);
+        assert_eq!(team.index(2).render(), r#"labels["team.name"].2"#);
+        assert_eq!(labels.key("team").key("name").render(), "labels.team.name");
+        assert_eq!(root.key("").render(), r#"[""]"#);
+        assert_eq!(root.key("a.b").key("").render(), r#"["a.b"][""]"#);
+        assert_eq!(labels.key("[x]").render(), r#"labels["[x]"]"#);
+        // JSON string escapes: the key can always be read back.
+        assert_eq!(
+            labels.key("say \"a.b\"").render(),
+            r#"labels["say \"a.b\""]"#
+        );
+        let segments = [Segment::Key("x"), Segment::Key("a.b"), Segment::Index(1)];
+        assert_eq!(render_leaf_first(segments.into_iter()), r#"1["a.b"].x"#);
     }
 }

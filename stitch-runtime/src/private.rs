@@ -11,7 +11,7 @@
 
 pub use crate::bounds::Bounds;
 pub use crate::path::Path;
-pub use crate::schema::{Describe, Flattened, Object, Property, Schema};
+pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::walk::{
     deserialized, drop_absent, null_is_absent, union_string, untagged, untyped_entries, walk_leaf,
     walk_object, Claims, Coerce, Cx, Kind, Member, Shape,
@@ -29,10 +29,11 @@ pub const fn schema_of<T: Coerce>() -> &'static Schema {
     T::SCHEMA
 }
 
-/// The property `name` of type `T`: required unless serde has a default for it
-/// (`serde_default`) or accepts it missing (`Option`); `type_default` lists `T`'s
-/// default; an empty `description` is none.
-pub const fn property<T: Coerce>(
+/// The property `name` of a field whose type's constants are `of`: required unless serde has
+/// a default for it (`serde_default`) or accepts it missing (`Option`); `type_default` lists
+/// the type's default; an empty `description` is none.
+pub const fn property(
+    of: FieldOf,
     name: &'static str,
     serde_default: bool,
     type_default: bool,
@@ -40,14 +41,14 @@ pub const fn property<T: Coerce>(
 ) -> Property {
     Property {
         name,
-        schema: T::SCHEMA,
-        required: !serde_default && !T::OPTIONAL,
+        schema: of.schema,
+        required: !serde_default && !of.optional,
         description: if description.is_empty() {
             None
         } else {
             Some(description)
         },
-        default: if type_default { T::DEFAULT } else { None },
+        default: if type_default { of.default } else { None },
     }
 }
 

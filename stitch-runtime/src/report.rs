@@ -1,5 +1,6 @@
 //! What stitch repaired in an accepted call: [`Repairs`], one [`Repair`] per position, and
-//! [`Reported<T>`], the accepted arguments together with it.
+//! [`Reported<T>`], the accepted arguments together with it. A stage low in the crate: it
+//! knows paths, and nothing of the walk or the surfaces that fill it.
 //!
 //! Every repair site of the walk records through one function, `Cx::repaired`: the check
 //! pass only notes that a repair is due; the apply pass, which runs only when one is, records
@@ -9,12 +10,10 @@
 
 use core::fmt;
 
-use serde::de::{Deserialize, Deserializer, Error as _};
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
 use crate::path::Order;
-use crate::ToolArgs;
 
 /// What stitch did at a repaired position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -226,9 +225,9 @@ impl Serialize for Repairs {
 }
 
 /// Accepted arguments together with what stitch repaired in them: the answer of
-/// [`ToolArgs::from_value_reported`] and [`ToolArgs::from_json_reported`], and, as
-/// [`Args<T>`](crate::Args) is, a type any serde-based framework can take
-/// (`Parameters<Reported<ViewFile>>` in rmcp).
+/// `ToolArgs::from_value_reported` and `ToolArgs::from_json_reported`, and, as `Args<T>` is,
+/// a type any serde-based framework can take (`Parameters<Reported<ViewFile>>` in rmcp; its
+/// `Deserialize` and `JsonSchema` live with `Args<T>`'s, in the framework surface).
 ///
 /// ```
 /// use stitch_runtime::{RepairKind, Reported, ToolArgs};
@@ -274,41 +273,5 @@ impl<T> Reported<T> {
     /// Whether stitch repaired anything.
     pub fn was_repaired(&self) -> bool {
         !self.repairs.is_empty()
-    }
-}
-
-impl<'de, T: ToolArgs> Deserialize<'de> for Reported<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // As `Args<T>` reads: a declared field sent twice is refused, as serde does.
-        let (value, duplicates) = crate::json::parse::from_deserializer(deserializer)?;
-        let mut repairs = Vec::new();
-        let args = crate::tool_args::read_with::<T, _>(value, duplicates, &mut repairs)
-            .map_err(D::Error::custom)?;
-        Ok(Reported {
-            args,
-            repairs: Repairs::from_walk(repairs),
-        })
-    }
-}
-
-/// The schema of the arguments, `T`'s: a framework that advertises a schema from
-/// `Reported<T>` advertises stitch's, inline, as for [`Args<T>`](crate::Args).
-#[cfg(feature = "schemars")]
-#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
-impl<T: crate::ToolArgs> schemars::JsonSchema for Reported<T> {
-    fn inline_schema() -> bool {
-        <crate::Args<T> as schemars::JsonSchema>::inline_schema()
-    }
-
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        <crate::Args<T> as schemars::JsonSchema>::schema_name()
-    }
-
-    fn schema_id() -> std::borrow::Cow<'static, str> {
-        format!("stitch::Reported<{}>", std::any::type_name::<T>()).into()
-    }
-
-    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        <crate::Args<T> as schemars::JsonSchema>::json_schema(generator)
     }
 }

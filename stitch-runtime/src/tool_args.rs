@@ -40,7 +40,7 @@ use crate::walk::{dispose, run, run_with, Coerce, Cx, NoRecord, Record};
 pub trait ToolArgs: Coerce {
     /// The tool's description: the type's doc comment, or `#[stitch(description = "…")]` on
     /// it, as plain text (for structs and enums alike); `None` when it has neither. Every
-    /// [`tool`](crate::tool) helper uses it when given no description, and a framework can
+    /// `tool::*` helper uses it when given no description, and a framework can
     /// name it where it wants a `&'static str` (rmcp's `#[tool(description = …)]`).
     ///
     /// ```
@@ -193,7 +193,9 @@ pub trait ToolArgs: Coerce {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        crate::surface::cli::from_argv::<Self, I, S>(name, args)
+        let mut read = crate::argv::read(name, Self::SCHEMA, args)?;
+        let found = Self::from_value(read.arguments());
+        read.finish(found)
     }
 
     /// The same from the arguments' JSON text, as a model's tool call carries it.

@@ -14,6 +14,22 @@ pub mod tools;
 use serde_json::Value;
 use stitch_runtime::{ArgsError, IssueKind, ToolArgs};
 
+/// The environment variable that asks for the full run, as CI makes it: every property test
+/// at its full case count. `STITCH_FULL_TESTS=1 cargo test --workspace -- --include-ignored`
+/// runs everything CI runs of the tests (the ignored set is the compile-fail suite and the
+/// long size and depth tests).
+pub const FULL_TESTS: &str = "STITCH_FULL_TESTS";
+
+/// How many cases a property test runs: `full` in the full run ([`FULL_TESTS`]`=1`), an eighth
+/// of it (at least 16) in the quick run a contributor repeats after each edit.
+pub fn cases(full: u32) -> u32 {
+    if std::env::var_os(FULL_TESTS).is_some_and(|v| v == "1") {
+        full
+    } else {
+        (full / 8).max(16)
+    }
+}
+
 /// The outcome of one call through the three surfaces.
 #[derive(Debug)]
 pub struct Surfaces<T> {

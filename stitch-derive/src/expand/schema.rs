@@ -232,7 +232,7 @@ fn compact_property(
     let description = esc(description.unwrap_or(""));
     let f = syn::Ident::new("property", span);
     Some(quote_spanned!(span=>
-        _stitch::#f::<#ty>(#name, #serde_default, #type_default, #description)
+        _stitch::#f(<#ty as _stitch::Coerce>::FIELD, #name, #serde_default, #type_default, #description)
     ))
 }
 
@@ -241,7 +241,7 @@ fn compact_property(
 /// ```text
 /// &_stitch::Schema::Object(&_stitch::Object {
 ///     properties: &[
-///         _stitch::property::<Vec<String>>("paths", serde_default, type_default, "description"),
+///         _stitch::property(<Vec<String> as _stitch::Coerce>::FIELD, "paths", serde_default, type_default, "description"),
 ///         _stitch::Property { name, schema, required, description, default },  // the long form
 ///     ],
 ///     flatten: &[_stitch::Flattened { schema: /* the flattened type's */, optional }],

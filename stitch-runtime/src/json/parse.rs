@@ -6,7 +6,7 @@
 //! sent twice. So the full path of `from_json` (and `Args<T>`) reads the text with
 //! [`ValueSeed`], which builds the same `Value` as serde_json's own and notes each value whose
 //! key the text sent twice; the walk then refuses such a *declared* key where it meets it
-//! ([`Cx::sent_once`](crate::walk::Cx::sent_once)), and lets any other key repeat, as serde
+//! (`Cx::sent_once`), and lets any other key repeat, as serde
 //! does. `from_value` cannot see duplicates: its input is a `Value` already.
 //!
 //! A value is noted by its address in the finished `Value`, which is exact: two values alive at

@@ -1,5 +1,5 @@
 //! Checks on a type's schema tree that run during compilation, where the type is used as a
-//! tool ([`crate::tool`]): its arguments must be an object, and OpenAI's strict mode cannot
+//! tool (`tool::*`): its arguments must be an object, and OpenAI's strict mode cannot
 //! say every schema stitch writes. A failed check is a compile error whose message names what
 //! is wrong and where (`const` evaluation in a generic function, so it is reported by `cargo
 //! build`, at the `tool::…::<T>` call that names the type).

@@ -139,6 +139,20 @@ pub struct Object {
     pub description: Option<&'static str>,
 }
 
+/// A field type's schema constants together ([`Describe`]'s three), as the derive's compact
+/// property reads them through the walk's own trait (`<T as Coerce>::FIELD`): a type stitch
+/// cannot walk is then one error at the field, not one for the walk and one for the schema.
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct FieldOf {
+    /// [`Describe::SCHEMA`].
+    pub schema: &'static Schema,
+    /// [`Describe::OPTIONAL`].
+    pub optional: bool,
+    /// [`Describe::DEFAULT`].
+    pub default: Option<&'static str>,
+}
+
 /// One property of an [`Object`].
 #[derive(Debug)]
 pub struct Property {

@@ -1,10 +1,12 @@
-//! [`Args<T>`]: a tool's arguments as a type any serde-based framework can take unchanged.
+//! [`Args<T>`] and [`Reported<T>`]: a tool's arguments (and what was repaired in them) as
+//! types any serde-based framework can take unchanged.
 
 use core::ops::{Deref, DerefMut};
 
 use serde::de::{Deserialize, Deserializer, Error as _};
 use serde::ser::{Serialize, Serializer};
 
+use crate::report::{Repairs, Reported};
 use crate::ToolArgs;
 
 /// A tool's arguments, deserialized through stitch.
@@ -109,5 +111,41 @@ impl<T: ToolArgs> schemars::JsonSchema for Args<T> {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         crate::surface::schemars::stitch_schema::<T>()
+    }
+}
+
+impl<'de, T: ToolArgs> Deserialize<'de> for Reported<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // As `Args<T>` reads: a declared field sent twice is refused, as serde does.
+        let (value, duplicates) = crate::json::parse::from_deserializer(deserializer)?;
+        let mut repairs = Vec::new();
+        let args = crate::tool_args::read_with::<T, _>(value, duplicates, &mut repairs)
+            .map_err(D::Error::custom)?;
+        Ok(Reported {
+            args,
+            repairs: Repairs::from_walk(repairs),
+        })
+    }
+}
+
+/// The schema of the arguments, `T`'s: a framework that advertises a schema from
+/// `Reported<T>` advertises stitch's, inline, as for [`Args<T>`].
+#[cfg(feature = "schemars")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
+impl<T: ToolArgs> schemars::JsonSchema for Reported<T> {
+    fn inline_schema() -> bool {
+        <Args<T> as schemars::JsonSchema>::inline_schema()
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        <Args<T> as schemars::JsonSchema>::schema_name()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        format!("stitch::Reported<{}>", std::any::type_name::<T>()).into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        <Args<T> as schemars::JsonSchema>::json_schema(generator)
     }
 }

@@ -1,4 +1,20 @@
-//! Tool definitions in the three formats servers emit, from a type's input schema.
+//! Tool definitions, from a type's input schema, in the nine formats servers and agents send:
+//!
+//! | function | what it writes | the schema inside |
+//! |---|---|---|
+//! | [`mcp`] | an MCP `tools/list` entry: `name`, `description`, `inputSchema` | the input schema as it is |
+//! | [`openai`] | a Chat Completions `{"type":"function","function":{…}}` | the input schema |
+//! | [`openai_strict`] | the same with `"strict": true` | every property required, optional ones nullable, objects closed, recursion in `$defs` |
+//! | [`openai_responses`] | a Responses API function tool (`name` at the top) | the input schema |
+//! | [`openai_responses_strict`] | the same, strict | as [`openai_strict`] |
+//! | [`anthropic`] | a Messages API tool: `name`, `description`, `input_schema` | the input schema |
+//! | [`anthropic_strict`] | the same with `"strict": true` | Anthropic's strict subset: bounds it lacks move into descriptions, recursion unrolled |
+//! | [`gemini`] | a `FunctionDeclaration` with `parameters` | Gemini's OpenAPI 3.0 subset, recursion unrolled |
+//! | [`gemini_json_schema`] | a `FunctionDeclaration` with `parametersJsonSchema` | Gemini's JSON Schema subset |
+//!
+//! Each takes the tool's name and an optional description ([`ToolArgs::DESCRIPTION`], the
+//! type's doc comment, when `None`). A type a format cannot express is a compile error where
+//! that function is built for it, naming why.
 //!
 //! ```
 //! use stitch_runtime::{tool, OneOrMany, ToolArgs};

@@ -134,3 +134,23 @@ pub fn drop_absent(
         map.retain(|key, value| !(value.is_null() && absent(key).is_some()));
     }
 }
+
+/// A sequence's length is within `bounds` and its items keep theirs (the fast path's check of
+/// a deserialized sequence).
+pub(crate) fn items_hold<'a, T: Coerce + 'a>(
+    items: impl IntoIterator<Item = &'a T>,
+    len: usize,
+    bounds: Bounds,
+) -> bool {
+    bounds.contains(len) && items.into_iter().all(|item| item.bounds_hold(Bounds::NONE))
+}
+
+/// A set collapses repeats, so its length says nothing about the array it came from, and
+/// bounds count the array's items as sent: a bounded set always takes the full path, where
+/// the walk counts the array.
+pub(crate) fn set_holds<'a, T: Coerce + 'a>(
+    items: impl IntoIterator<Item = &'a T>,
+    bounds: Bounds,
+) -> bool {
+    bounds.is_none() && items.into_iter().all(|item| item.bounds_hold(Bounds::NONE))
+}

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::report::Repair;
-use crate::schema::Describe;
+use crate::schema::{Describe, FieldOf};
 
 mod cx;
 mod flat;
@@ -29,6 +29,7 @@ pub use self::helpers::{
     drop_absent, null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object,
     walk_seq,
 };
+pub(crate) use self::helpers::{items_hold, set_holds};
 pub use self::union::union_string;
 pub use self::untagged::{deserialized, untagged, Member};
 
@@ -115,11 +116,20 @@ pub enum Kind {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a type stitch knows how to walk",
     label = "this field's type does not implement `Coerce`",
-    note = "derive `ToolArgs` for `{Self}`, or mark the field `#[stitch(opaque)]` to leave it to serde untouched"
+    note = "a type of your own crate: derive `ToolArgs` for it; a type of another crate (a `Uuid`, an `IpAddr`): mark the field `#[stitch(opaque)]` (serde reads it untouched; its schema is `{{}}` unless `#[stitch(schema = \"…\")]` gives one), or wrap it in a newtype of your own that derives `ToolArgs`"
 )]
 pub trait Coerce: DeserializeOwned + Describe {
     /// What this type accepts, for the unions that hold it.
     const SHAPE: Shape;
+
+    /// The type's schema constants, read through this trait by the derive's compact property
+    /// (see [`FieldOf`]).
+    #[doc(hidden)]
+    const FIELD: FieldOf = FieldOf {
+        schema: <Self as Describe>::SCHEMA,
+        optional: <Self as Describe>::OPTIONAL,
+        default: <Self as Describe>::DEFAULT,
+    };
 
     /// Walks `value`, found at `at`, as a position of this type. `bounds` are the
     /// `min_items` / `max_items` of the field, for its array form.

@@ -55,10 +55,15 @@ fn repeated_flags_make_a_list_and_once_is_one_value() {
 fn a_list_written_as_text_is_refused_as_on_mcp() {
     let err = ViewFile::from_argv("view", ["--paths", "[\"a.png\", \"b.png\"]"]).unwrap_err();
     assert_eq!(issues(&err), [("paths".to_owned(), IssueKind::TextList)]);
+    // On a command line the list is the flag repeated: the message says so.
     assert_eq!(
         err.to_string(),
-        "paths is a list written as text \u{2014} pass the array itself, not JSON written as text"
+        "`--paths` is a list written as text \u{2014} repeat the flag for each item \
+         (`--paths a --paths b`), not JSON written as text"
     );
+    // As the flag was written.
+    let err = ViewFile::from_argv("view", ["--paths=[\"a.png\"]"]).unwrap_err();
+    assert!(err.to_string().starts_with("`--paths` is a list"), "{err}");
 }
 
 #[derive(Debug, Deserialize, ToolArgs)]
@@ -102,11 +107,122 @@ fn a_list_flag_given_once_is_the_whole_list_only_when_it_is_a_json_array() {
     let got = Tagging::from_argv("tag", ["--tags", "[]"]).unwrap();
     assert!(got.tags.is_empty());
     // Items R1 cannot repair are refused as on MCP, not swallowed as one item.
+    // The same issue, said of the flag.
     let err = Tagging::from_argv("tag", ["--tags", "a", "--sizes", "[1, \"x\"]"]).unwrap_err();
     let mcp = Tagging::from_value(serde_json::json!({"tags": ["a"], "sizes": "[1, \"x\"]"}));
+    let mcp = mcp.unwrap_err();
+    assert_eq!(issues(&err), issues(&mcp));
     assert_eq!(
-        Err(err.to_string()),
-        mcp.map(|_| ()).map_err(|e| e.to_string())
+        mcp.to_string(),
+        "sizes.1: invalid type: string \"x\", expected u32"
+    );
+    assert_eq!(
+        err.to_string(),
+        "`--sizes.1`: invalid type: string \"x\", expected u32"
+    );
+}
+
+/// Run a job.
+#[derive(Debug, Deserialize, ToolArgs)]
+struct Job {
+    /// How long to wait.
+    #[serde(default = "default_timeout")]
+    timeout_secs: u32,
+    /// How to run it.
+    #[serde(default)]
+    mode: Mode,
+    /// Where to send the result.
+    #[serde(default)]
+    to: OneOrMany<String>,
+    /// Labels by name.
+    #[serde(default)]
+    labels: std::collections::BTreeMap<String, u32>,
+}
+
+fn default_timeout() -> u32 {
+    30
+}
+
+#[derive(Debug, Default, Deserialize, ToolArgs, PartialEq)]
+#[serde(rename_all = "snake_case")]
+enum Mode {
+    #[default]
+    Fast,
+    Careful,
+}
+
+#[test]
+fn type_errors_name_the_flag_as_it_was_written() {
+    let err = Job::from_argv("job", ["--timeout-secs", "soon"]).unwrap_err();
+    assert_eq!(
+        issues(&err),
+        [("timeout_secs".to_owned(), IssueKind::Invalid)]
+    );
+    assert_eq!(
+        err.to_string(),
+        "`--timeout-secs`: invalid type: string \"soon\", expected u32"
+    );
+    let err = Job::from_argv("job", ["--timeout_secs=soon", "--mode", "slow"]).unwrap_err();
+    let messages: Vec<&str> = err.issues().iter().map(|i| i.message()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`--timeout_secs`: invalid type: string \"soon\", expected u32",
+            "`--mode`: unknown variant `slow`, expected `fast` or `careful`",
+        ]
+    );
+    // The same call from MCP names the fields.
+    let mcp = Job::from_value(serde_json::json!({"timeout_secs": "soon"})).unwrap_err();
+    assert_eq!(
+        mcp.to_string(),
+        "timeout_secs: invalid type: string \"soon\", expected u32"
+    );
+}
+
+#[test]
+fn help_shows_choices_and_defaults() {
+    let err = Job::from_argv("job", ["--help"]).unwrap_err();
+    let help = err.issues()[0].message();
+    let line = |flag: &str| {
+        help.lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap_or_else(|| panic!("no {flag} in {help}"))
+            .to_owned()
+    };
+    assert!(
+        line("--mode").ends_with("How to run it. [one of: fast, careful]"),
+        "{help}"
+    );
+    // The defaults the schema knows (a std type's `Default`); a user's function is not.
+    assert!(
+        line("--labels").ends_with("Labels by name. [default: {}]"),
+        "{help}"
+    );
+    assert!(line("--to").ends_with("[default: []]"), "{help}");
+    assert!(
+        line("--timeout-secs").ends_with("How long to wait."),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_map_key_holding_a_dot_is_written_in_brackets() {
+    let args = serde_json::json!({"labels": {"team.name": "x", "team": 1}});
+    let err = Job::from_value(args.clone()).unwrap_err();
+    assert_eq!(
+        issues(&err),
+        [(r#"labels["team.name"]"#.to_owned(), IssueKind::Invalid)]
+    );
+    assert_eq!(
+        err.to_string(),
+        r#"labels["team.name"]: invalid type: string "x", expected u32"#
+    );
+    let from_json = Job::from_json(&args.to_string()).unwrap_err();
+    assert_eq!(issues(&from_json), issues(&err));
+    let err = Job::from_argv("job", ["--labels", r#"{"team.name": "x"}"#]).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"`--labels["team.name"]`: invalid type: string "x", expected u32"#
     );
 }
 

@@ -28,7 +28,7 @@ fn ws() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(stitch_tests::cases(256)))]
 
     #[test]
     fn text_form_of_a_list_in_bounds_is_refused_at_its_path(

@@ -522,7 +522,7 @@ fn bounds_api() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    #![proptest_config(ProptestConfig::with_cases(stitch_tests::cases(512)))]
 
     #[test]
     fn mutated_serialized_strings_match_oracle(text in serialized_strings(), edits in edits(), bounds in bounds()) {

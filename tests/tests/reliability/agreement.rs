@@ -472,7 +472,7 @@ macro_rules! shapes {
         }
 
         proptest! {
-            #![proptest_config(ProptestConfig::with_cases(CASES))]
+            #![proptest_config(ProptestConfig::with_cases(stitch_tests::cases(CASES)))]
             $(
                 /// The coercer built from the type's schema agrees with its derive.
                 #[test]

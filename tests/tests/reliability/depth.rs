@@ -253,6 +253,7 @@ fn assert_stopped(case: &Case, surface: &str, err: &ArgsError) {
 }
 
 #[test]
+#[ignore = "long (100 000 levels through every surface): the full run, `cargo test -- --include-ignored`"]
 fn recursive_types_100_000_levels_deep_are_refused_where_they_stop() {
     on_small_stack(|| {
         for case in cases() {

@@ -839,7 +839,7 @@ where
 macro_rules! shapes {
     ($($test:ident: $ty:ty = $g:expr;)*) => {
         proptest! {
-            #![proptest_config(ProptestConfig::with_cases(CASES))]
+            #![proptest_config(ProptestConfig::with_cases(stitch_tests::cases(CASES)))]
             $(
                 /// Every surface gives one answer for arguments near this shape, whatever
                 /// their layout, and with a key sent twice, every text surface does.

@@ -1,9 +1,9 @@
 //! The seed inputs of the fuzz targets: the test vectors of `docs/rules.md` and of the
 //! behaviour tests, as arguments of the fuzzed tool types.
 //!
-//! `fuzz/seeds/<target>/` holds them as files (written by the ignored test
-//! `write_seed_files`); the corpus replay runs them with the rest, and `seeds_pass` runs them
-//! from here, so the list and its files cannot drift apart unnoticed.
+//! `fuzz/seeds/<target>/` holds them as files (written from these lists with `STITCH_BLESS=1`,
+//! see `seed_files_match_the_list`); the corpus replay runs them with the rest, and
+//! `seeds_pass` runs them from here, so the list and its files cannot drift apart unnoticed.
 
 use std::path::PathBuf;
 
@@ -204,25 +204,24 @@ fn seeds_pass() {
     }
 }
 
+/// Compares `fuzz/seeds/<target>/*` with the lists above; `STITCH_BLESS=1` writes the files
+/// from the lists instead (after changing a list), as it does the golden schemas.
 #[test]
 fn seed_files_match_the_list() {
+    if std::env::var_os("STITCH_BLESS").is_some() {
+        write_seed_files();
+    }
     for target in TARGETS {
         for (name, data) in seeds(target) {
             let path = fuzz_dir("seeds", target).join(&name);
-            let file = std::fs::read(&path).unwrap_or_else(|e| {
-                panic!(
-                    "{}: {e}; run `cargo test -p stitch-tests --test reliability -- --ignored write_seed_files`",
-                    path.display()
-                )
-            });
+            let file = std::fs::read(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}; run with STITCH_BLESS=1", path.display()));
             assert_eq!(file, data, "{} differs from the list", path.display());
         }
     }
 }
 
 /// Writes `fuzz/seeds/<target>/*` from the lists above.
-#[test]
-#[ignore = "writes the seed files; run by hand after changing the lists"]
 fn write_seed_files() {
     for target in TARGETS {
         let dir = fuzz_dir("seeds", target);

@@ -20,6 +20,7 @@ use stitch_tests::shapes::{may_be_text, Chain, FlatTagged, Internal, Loose, Top}
 
 use super::one_answer::{near, twice, with_a_key_twice, Twice, G};
 
+/// The full run's cases per type (an eighth of it in the quick run: `stitch_tests::cases`).
 const CASES: u32 = 4096;
 
 // ---- What each reads, for the generator -------------------------------------------------
@@ -198,7 +199,7 @@ macro_rules! oracle_tests {
         #[test]
         fn $test() {
             let seen = std::cell::RefCell::new(Seen::default());
-            let config = ProptestConfig::with_cases(CASES);
+            let config = ProptestConfig::with_cases(stitch_tests::cases(CASES));
             let mut runner = proptest::test_runner::TestRunner::new(config);
             let strategy = (near($g), twice());
             runner
@@ -224,7 +225,7 @@ oracle_tests! {
 #[test]
 fn texts_with_a_key_twice_that_serde_reads_are_read_alike() {
     let seen = std::cell::RefCell::new(Seen::default());
-    let config = ProptestConfig::with_cases(CASES);
+    let config = ProptestConfig::with_cases(stitch_tests::cases(CASES));
     let mut runner = proptest::test_runner::TestRunner::new(config);
     runner
         .run(&(near(&LOOSE), twice()), |(args, twice)| {

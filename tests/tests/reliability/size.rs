@@ -51,6 +51,7 @@ fn big_texts() -> [(&'static str, String, bool); 3] {
 }
 
 #[test]
+#[ignore = "long (100 MiB, a million elements): the full run, `cargo test -- --include-ignored`"]
 fn a_100_mib_string_is_checked_and_moved_without_a_copy() {
     for (what, text, refused) in big_texts() {
         assert!(text.len() >= BIG - 4);
@@ -88,6 +89,7 @@ fn a_100_mib_string_is_checked_and_moved_without_a_copy() {
 }
 
 #[test]
+#[ignore = "long (100 MiB, a million elements): the full run, `cargo test -- --include-ignored`"]
 fn a_100_mib_string_over_the_bound_is_one_value() {
     // 30 elements written as text, over `max_items = 20`: one plain value, moved.
     let item = "b".repeat(BIG / 30);
@@ -102,6 +104,7 @@ fn a_100_mib_string_over_the_bound_is_one_value() {
 }
 
 #[test]
+#[ignore = "long (100 MiB, a million elements): the full run, `cargo test -- --include-ignored`"]
 fn a_1_000_000_element_array_is_walked_without_allocating() {
     let items: Vec<Value> = (0..ELEMENTS)
         .map(|i| Value::from(format!("f{i}.png")))
@@ -133,6 +136,7 @@ fn a_1_000_000_element_array_is_walked_without_allocating() {
 }
 
 #[test]
+#[ignore = "long (100 MiB, a million elements): the full run, `cargo test -- --include-ignored`"]
 fn a_1_000_000_element_list_written_as_text_is_refused_without_allocating() {
     let text = serde_json::to_string(&vec!["a.png"; ELEMENTS]).unwrap();
     let (mut value, ptr) = args(text);

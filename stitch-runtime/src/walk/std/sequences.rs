@@ -13,10 +13,11 @@ use std::hash::{BuildHasher, Hash};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::bounds::{items_hold, set_holds, Bounds};
+use crate::bounds::Bounds;
 use crate::json::text_list::is_text_list;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
+use crate::walk::{items_hold, set_holds};
 use crate::walk::{walk_seq, Coerce, Cx, Shape};
 
 /// `sequence! { form: impl[generics] for Type where [predicates], describe[generics]; }`

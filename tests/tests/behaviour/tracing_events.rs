@@ -1,7 +1,7 @@
 //! The `tracing` feature: one event per refused issue (`WARN`) and per repair (`DEBUG`) under
 //! the target `stitch`, none for a clean call, and argument values only once switched on.
 //!
-//! A small capturing subscriber, set for the running thread only; the tests of this binary
+//! A small capturing subscriber, set for the running thread only; the tests of this module
 //! take one lock, since the values switch is the process's.
 
 use std::collections::BTreeMap;
@@ -100,7 +100,7 @@ struct Edit {
     tags: Vec<String>,
 }
 
-const TOOL: &str = "tracing::Edit";
+const TOOL: &str = "behaviour::tracing_events::Edit";
 
 /// `(path, kind, outcome)` of each event, after checking what every stitch event has.
 fn described(seen: &[Seen], level: Level) -> Vec<(String, String, String)> {

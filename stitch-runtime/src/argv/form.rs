@@ -1,40 +1,15 @@
-//! The command line surface: `T::from_argv(["--paths", "a.png", "--paths", "b.png"])`.
-//!
-//! A command line carries only text, so the field's type, as its schema tree describes it
-//! (`T::SCHEMA`, known during compilation), decides what each value becomes:
-//! - a string field takes the text; a number or boolean field parses it (a command line has
-//!   nothing else); a boolean field is also a bare `--flag`, and takes a value only after `=`
-//!   (`--dry-run=false`: `--dry-run false` is refused with that hint);
-//! - a list field takes one item per occurrence of its flag (`--tag a --tag b`); given once
-//!   with text that is one JSON array (`--tag '["a", "b"]'`), that text is the whole list,
-//!   repaired by rule R1 as on MCP; any other text is one item, even when it starts with `[`
-//!   (`--tag "[preview].png"`);
-//! - a one-or-many field (`OneOrMany<T>`) given once is one value, and refuses a list written
-//!   as text (rule R3) exactly as on MCP; given several times, it is a list;
-//! - a structured field (a struct, a map, a tagged enum) takes JSON text, repaired by R1.
-//!
-//! The object built this way then goes through [`ToolArgs::from_value`]. Flags are the wire
-//! names (`--max_hits`, `--maxHits`) or their kebab-case form (`--max-hits`). A bare `--`
-//! ends the flags; a tool takes no positional arguments, so any word after it is refused.
-//!
-//! A refused command line lists every issue at once: the mistakes in the flags (an unknown
-//! flag, a flag without its value, a single-value flag given twice, then each missing
-//! required flag by name, `missing required flag `--paths``, in the type's field order), then
-//! the issues `from_value` finds in the values that were given.
-
-use std::fmt::Write as _;
+//! What the command line reads from a tool's schema: each flag's form (text, number, flag,
+//! list, one-or-many, JSON), whether it is required, its description, choices and default.
 
 use serde_json::{Map, Value};
 
-use crate::error::{self, ArgsError, Issue, IssueKind, MAX_ISSUES};
 use crate::schema::text::render;
 use crate::schema::write::write;
 use crate::schema::{as_object, Object, Schema, ONE_OR_MANY_NOTE};
-use crate::ToolArgs;
 
 /// How a flag's values become JSON, decided from the field's schema.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Form {
+pub(super) enum Form {
     Text,
     Number,
     Flag,
@@ -45,7 +20,7 @@ enum Form {
 
 /// How one item of a list becomes JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Item {
+pub(super) enum Item {
     Text,
     Number,
     Boolean,
@@ -218,15 +193,20 @@ fn form_of(schema: &Node) -> Form {
 }
 
 /// One property of the arguments object, as the input schema lists it.
-struct Field {
-    wire: String,
-    form: Form,
-    required: bool,
+pub(super) struct Field {
+    pub(super) wire: String,
+    pub(super) form: Form,
+    pub(super) required: bool,
     /// The description the schema gives the property.
-    description: Option<String>,
+    pub(super) description: Option<String>,
+    /// The values it takes when they are a list of names (a unit-variant enum, or a list or
+    /// one-or-many of one), for the help.
+    pub(super) choices: Vec<String>,
+    /// Its default as JSON text, where the schema knows it (`#[serde(default)]`).
+    pub(super) default: Option<String>,
     /// Its place in the type's field order (flattened fields where they are flattened), for
     /// issues; the list of fields itself follows the schema's order.
-    order: usize,
+    pub(super) order: usize,
 }
 
 /// The arguments object's description and properties, read from the tree as the input schema
@@ -234,7 +214,7 @@ struct Field {
 /// kept, in the order of serde_json's `Map` (sorted, or as declared with its
 /// `preserve_order` feature), so the flags and the help read exactly as the schema does.
 /// Each keeps its place in the declared order (`order`) for the issues.
-fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
+pub(super) fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
     let mut fields = Vec::new();
     let description = match Node::of(root) {
         Node::Json(schema) => {
@@ -251,6 +231,8 @@ fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
                         form: form_of(&Node::Json(property.clone())),
                         required: required(wire),
                         description: text_of(property.get("description")),
+                        choices: choices(&Node::Json(property.clone())),
+                        default: property.get("default").map(Value::to_string),
                         order: 0,
                     });
                 }
@@ -286,6 +268,31 @@ fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
     (description, ordered)
 }
 
+/// The names a field takes, when its values (or its list's items) are one of a list of names.
+fn choices(node: &Node) -> Vec<String> {
+    match node {
+        Node::Tree(schema) => match core(schema) {
+            Schema::Enum(names) => names.iter().map(|n| unescape(n)).collect(),
+            Schema::Array { items, .. } | Schema::OneOrMany(items) => choices(&Node::of(items)),
+            _ => Vec::new(),
+        },
+        Node::List(item) => choices(&Node::of(item)),
+        Node::Json(schema) => {
+            let names = schema
+                .get("enum")
+                .or_else(|| schema.get("items").and_then(|items| items.get("enum")));
+            match names {
+                Some(Value::Array(names)) => names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect(),
+                _ => Vec::new(),
+            }
+        }
+    }
+}
+
 /// The properties of `object` and of the objects flattened into it; `optional` when an
 /// `Option` flattened it (its properties are not required).
 fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
@@ -295,6 +302,8 @@ fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
             form: form_of(&Node::of(property.schema)),
             required: property.required && !optional,
             description: described(property.schema, property.description.map(unescape)),
+            choices: choices(&Node::of(property.schema)),
+            default: property.default.map(str::to_owned),
             order: 0,
         });
     }
@@ -342,7 +351,7 @@ fn text_of(value: Option<&Value>) -> Option<String> {
 }
 
 /// `maxHits` and `max_hits` → `max-hits`.
-fn kebab(name: &str) -> String {
+pub(super) fn kebab(name: &str) -> String {
     let mut out = String::with_capacity(name.len() + 4);
     for (i, ch) in name.chars().enumerate() {
         if ch == '_' {
@@ -361,7 +370,7 @@ fn kebab(name: &str) -> String {
 
 /// The JSON for one text, as an item of kind `item`: numbers and booleans parse when they
 /// can; otherwise the text stays, for serde to report (or R1 to repair).
-fn item_value(text: &str, item: Item) -> Value {
+pub(super) fn item_value(text: &str, item: Item) -> Value {
     match item {
         Item::Number => match serde_json::from_str::<Value>(text) {
             Ok(n @ Value::Number(_)) => n,
@@ -376,240 +385,8 @@ fn item_value(text: &str, item: Item) -> Value {
     }
 }
 
-struct Flag<'s> {
-    wire: &'s str,
-    form: Form,
-    values: Vec<String>,
-    /// How it was written first, for messages.
-    spelled: String,
-}
-
-fn flag_list(flags: &[Flag]) -> String {
-    let names: Vec<String> = flags
-        .iter()
-        .map(|f| format!("--{}", kebab(f.wire)))
-        .collect();
-    names.join(", ")
-}
-
-/// Reads command-line arguments into `T` (see the module docs). `--help` answers with one
-/// issue of kind [`IssueKind::Help`] whose message is the help text.
-pub(crate) fn from_argv<T, I, S>(name: &str, args: I) -> Result<T, ArgsError>
-where
-    T: ToolArgs,
-    I: IntoIterator<Item = S>,
-    S: AsRef<str>,
-{
-    let (_, fields) = fields_of(T::SCHEMA);
-    let mut flags: Vec<Flag> = fields
-        .iter()
-        .map(|field| Flag {
-            wire: &field.wire,
-            form: field.form,
-            values: Vec::new(),
-            spelled: String::new(),
-        })
-        .collect();
-    let mut issues = Vec::new();
-    let args: Vec<String> = args.into_iter().map(|a| a.as_ref().to_owned()).collect();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        i += 1;
-        if arg == "--" {
-            // A bare `--` ends the flags: every word after it is positional, and a tool takes
-            // flags only.
-            for rest in &args[i..] {
-                issues.push(Issue::usage("", error::no_positionals(rest, name)));
-            }
-            break;
-        }
-        if arg == "--help" || arg == "-h" {
-            return Err(ArgsError::single(Issue::new(
-                IssueKind::Help,
-                "",
-                help(name, T::SCHEMA),
-            )));
-        }
-        let Some(body) = arg.strip_prefix("--") else {
-            issues.push(Issue::usage("", error::unexpected_argument(arg)));
-            continue;
-        };
-        let (key, inline) = match body.split_once('=') {
-            Some((key, value)) => (key, Some(value.to_owned())),
-            None => (body, None),
-        };
-        let Some(flag) = flags
-            .iter_mut()
-            .find(|f| f.wire == key || kebab(f.wire) == key)
-        else {
-            let known = flag_list(&flags);
-            issues.push(Issue::usage(key, error::unknown_flag(key, &known)));
-            // Its value, if it has one, goes with it.
-            if inline.is_none() && args.get(i).is_some_and(|next| !next.starts_with("--")) {
-                i += 1;
-            }
-            continue;
-        };
-        if flag.spelled.is_empty() {
-            flag.spelled = format!("--{key}");
-        }
-        let value = match (inline, flag.form) {
-            (Some(value), _) => value,
-            // `--dry-run false` would set the flag and leave `false` over: a boolean flag
-            // takes its value after `=` only, so say how to write it.
-            (None, Form::Flag) => match args.get(i).map(String::as_str) {
-                Some(word @ ("true" | "false")) => {
-                    i += 1;
-                    issues.push(Issue::usage(flag.wire, error::flag_value_apart(key, word)));
-                    continue;
-                }
-                _ => "true".to_owned(),
-            },
-            (None, _) => match args.get(i) {
-                Some(next) if !next.starts_with("--") => {
-                    i += 1;
-                    next.clone()
-                }
-                _ => {
-                    issues.push(Issue::usage(flag.wire, error::needs_value(key)));
-                    continue;
-                }
-            },
-        };
-        flag.values.push(value);
-    }
-    let mut object = Map::new();
-    let mut missing = Vec::new();
-    for (flag, field) in flags.iter().zip(&fields) {
-        let Some(first) = flag.values.first() else {
-            // A flag that was written but has no value is already an issue.
-            if field.required && flag.spelled.is_empty() {
-                missing.push((field.order, flag.wire));
-            }
-            continue;
-        };
-        let repeated = flag.values.len() > 1;
-        let value = match flag.form {
-            // Given once, only text that is a JSON array is the whole list, for rule R1 to
-            // repair (or R3 to refuse) as on MCP; any other text, `[preview].png` included,
-            // is one item.
-            Form::List(_) if !repeated && is_json_array(first) => Value::String(first.clone()),
-            Form::List(item) => {
-                Value::Array(flag.values.iter().map(|v| item_value(v, item)).collect())
-            }
-            Form::OneOrMany(item) if repeated => {
-                Value::Array(flag.values.iter().map(|v| item_value(v, item)).collect())
-            }
-            // Given once: one value; a list written as text is refused by R3.
-            Form::OneOrMany(item) => item_value(first, item),
-            _ if repeated => {
-                issues.push(Issue::usage(
-                    flag.wire,
-                    error::given_repeatedly(&flag.spelled, flag.values.len()),
-                ));
-                continue;
-            }
-            Form::Text => Value::String(first.clone()),
-            Form::Number => item_value(first, Item::Number),
-            Form::Flag => item_value(first, Item::Boolean),
-            Form::Structured => Value::String(first.clone()),
-        };
-        object.insert(flag.wire.to_owned(), value);
-    }
-    // Every missing required flag, in the type's field order.
-    missing.sort_by_key(|&(order, _)| order);
-    for (_, wire) in missing {
-        issues.push(Issue::usage(wire, error::missing_flag(&kebab(wire))));
-    }
-    if issues.is_empty() {
-        return T::from_value(Value::Object(object));
-    }
-    // The flags' mistakes come first; the values that were given are still checked, so one
-    // refusal lists every issue. What follows from a flag's mistake (its field missing, or an
-    // issue of the whole arguments) is left out: the flag's issue already says it.
-    let Err(found) = T::from_value(Value::Object(object)) else {
-        return Err(ArgsError::new(issues));
-    };
-    let named: Vec<String> = issues
-        .iter()
-        .map(|issue| issue.path().to_owned())
-        .filter(|p| !p.is_empty())
-        .collect();
-    let follows = |path: &str| {
-        path.is_empty()
-            || named.iter().any(|n| {
-                path.strip_prefix(n.as_str())
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
-            })
-    };
-    issues.extend(
-        found
-            .issues()
-            .iter()
-            .filter(|issue| !follows(issue.path()))
-            .cloned(),
-    );
-    let omitted = issues.len().saturating_sub(MAX_ISSUES) + found.omitted();
-    issues.truncate(MAX_ISSUES);
-    Err(ArgsError::with_omitted(issues, omitted))
-}
-
-/// Whether `text` is one JSON array (surrounding JSON whitespace allowed), as serde_json reads
-/// it: the whole list written as text, rather than one item that happens to start with `[`.
-fn is_json_array(text: &str) -> bool {
-    text.trim_start().starts_with('[')
-        && matches!(serde_json::from_str::<Value>(text), Ok(Value::Array(_)))
-}
-
-/// The `--help` text of a tool, from its schema: the type's doc comment, then one line per
-/// flag with its kind, whether it is required, and its description.
-fn help(name: &str, schema: &'static Schema) -> String {
-    let (description, fields) = fields_of(schema);
-    let mut out = format!("usage: {name} [FLAGS]\n");
-    if let Some(d) = description {
-        let _ = write!(out, "\n{d}\n");
-    }
-    if fields.is_empty() && !has_properties(schema) {
-        return out;
-    }
-    out.push_str("\nflags:\n");
-    let rows: Vec<(String, String)> = fields
-        .iter()
-        .map(|field| {
-            let value = match field.form {
-                Form::Flag => String::new(),
-                Form::Number => " <number>".to_owned(),
-                Form::Text => " <text>".to_owned(),
-                Form::List(_) => " <item>...".to_owned(),
-                Form::OneOrMany(_) => " <value>...".to_owned(),
-                Form::Structured => " <json>".to_owned(),
-            };
-            let left = format!("  --{}{value}", kebab(&field.wire));
-            let mut right = String::new();
-            if field.required {
-                right.push_str("(required) ");
-            }
-            if let Some(d) = &field.description {
-                right.push_str(&d.replace('\n', " "));
-            }
-            (left, right)
-        })
-        .collect();
-    let width = rows
-        .iter()
-        .map(|(l, _)| l.chars().count())
-        .max()
-        .unwrap_or(0);
-    for (left, right) in rows {
-        let _ = writeln!(out, "{left:width$}  {right}");
-    }
-    let _ = writeln!(out, "{:width$}  this text", "  --help");
-    out
-}
-
 /// Whether the schema renders with a `properties` keyword (an object, even with none).
-fn has_properties(schema: &'static Schema) -> bool {
+pub(super) fn has_properties(schema: &'static Schema) -> bool {
     match Node::of(schema) {
         Node::Json(schema) => schema.get("properties").is_some_and(Value::is_object),
         _ => as_object(schema).is_some(),

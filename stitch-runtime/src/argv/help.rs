@@ -1,0 +1,70 @@
+//! The `--help` text of a tool, from its schema.
+
+use std::fmt::Write as _;
+
+use super::form::{fields_of, has_properties, kebab, Form};
+use crate::schema::Schema;
+
+/// The `--help` text of a tool, from its schema: the type's doc comment, then one line per
+/// flag with its kind, whether it is required, its description, the names it takes (an
+/// enum's variants) and its default where the schema knows it (a std type's `Default`: an
+/// empty list or map, `false`, zero; not a user's `default = "…"` function).
+pub(super) fn help(name: &str, schema: &'static Schema) -> String {
+    let (description, fields) = fields_of(schema);
+    let mut out = format!("usage: {name} [FLAGS]\n");
+    if let Some(d) = description {
+        let _ = write!(out, "\n{d}\n");
+    }
+    if fields.is_empty() && !has_properties(schema) {
+        return out;
+    }
+    out.push_str("\nflags:\n");
+    let rows: Vec<(String, String)> = fields
+        .iter()
+        .map(|field| {
+            let value = match field.form {
+                Form::Flag => String::new(),
+                Form::Number => " <number>".to_owned(),
+                Form::Text => " <text>".to_owned(),
+                Form::List(_) => " <item>...".to_owned(),
+                Form::OneOrMany(_) => " <value>...".to_owned(),
+                Form::Structured => " <json>".to_owned(),
+            };
+            let left = format!("  --{}{value}", kebab(&field.wire));
+            let mut right = String::new();
+            if field.required {
+                right.push_str("(required) ");
+            }
+            if let Some(d) = &field.description {
+                right.push_str(&d.replace('\n', " "));
+            }
+            if !field.choices.is_empty() {
+                let sep = if right.is_empty() || right.ends_with(' ') {
+                    ""
+                } else {
+                    " "
+                };
+                let _ = write!(right, "{sep}[one of: {}]", field.choices.join(", "));
+            }
+            if let Some(default) = &field.default {
+                let sep = if right.is_empty() || right.ends_with(' ') {
+                    ""
+                } else {
+                    " "
+                };
+                let _ = write!(right, "{sep}[default: {default}]");
+            }
+            (left, right)
+        })
+        .collect();
+    let width = rows
+        .iter()
+        .map(|(l, _)| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    for (left, right) in rows {
+        let _ = writeln!(out, "{left:width$}  {right}");
+    }
+    let _ = writeln!(out, "{:width$}  this text", "  --help");
+    out
+}
