@@ -209,10 +209,11 @@ pub trait ToolArgs: Coerce {
 #[inline]
 fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError> {
     // Text in which no rule could act goes straight to serde_json (see `json::plain`).
-    if crate::json::plain::plain(text) {
+    // serde reads a struct from an array too; stitch's arguments are an object, so only text
+    // that opens with one takes the fast path (leading white space: the full path).
+    if opens_as::<T>(text) && crate::json::plain::plain(text) {
         if let Ok(args) = serde_json::from_str::<T>(text) {
-            // serde reads a struct from an array too; stitch's arguments are an object.
-            if args.bounds_hold(Bounds::NONE) && is_object_text::<T>(text) {
+            if args.bounds_hold(Bounds::NONE) {
                 return Ok(args);
             }
         }
@@ -223,13 +224,11 @@ fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError
     read_with(args, duplicates, record)
 }
 
-/// Whether `text` is an object, where `T`'s schema says the arguments are one (else `true`).
+/// Whether `text` opens with `{`, where `T`'s schema says the arguments are an object (else
+/// `true`).
 #[inline]
-fn is_object_text<T: Coerce>(text: &str) -> bool {
-    // The common case first: the text opens with the brace itself.
-    !const { crate::schema::is_object(T::SCHEMA) }
-        || text.as_bytes().first() == Some(&b'{')
-        || text.as_bytes().trim_ascii_start().first() == Some(&b'{')
+fn opens_as<T: Coerce>(text: &str) -> bool {
+    !const { crate::schema::is_object(T::SCHEMA) } || text.as_bytes().first() == Some(&b'{')
 }
 
 #[cold]

@@ -213,7 +213,7 @@ pub(super) fn content_walk(
 ///
 /// ```text
 /// match __map.get("type") {
-///     Some(__tag) if !__cx.sent_once(__tag, &__at.key("type"), "type") => !1,
+///     Some(__tag) if !__cx.key_once(__tag, __at, "type") => !1,
 ///     _stitch::core::option::Option::Some(_stitch::Value::String(__tag)) => match __tag.as_str() {
 ///         "get" | "fetch" => 0,      // a variant's wire name and aliases
 ///         "put" => 1,
@@ -231,7 +231,7 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
         match __map.get(#tag) {
             // The tag sent twice: refused as serde refuses it, no variant walked (`!1`).
             _stitch::core::option::Option::Some(__tag)
-                if !__cx.sent_once(__tag, &__at.key(#tag), #tag) => !1,
+                if !__cx.key_once(__tag, __at, #tag) => !1,
             _stitch::core::option::Option::Some(
                 _stitch::Value::String(__tag),
             ) => match __tag.as_str() {

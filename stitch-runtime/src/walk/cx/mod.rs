@@ -116,6 +116,13 @@ impl Cx {
         true
     }
 
+    /// [`Cx::sent_once`] of the key `key` of the object at `parent` (a tag, a content key),
+    /// whose value is `item`: the path is built only when the text sent some key twice.
+    #[inline]
+    pub fn key_once(&mut self, item: &Value, parent: &Path<'_>, key: &'static str) -> bool {
+        self.duplicates.is_empty() || self.once(item, &parent.key(key), key)
+    }
+
     /// The key of an externally tagged enum's variant, whose value is `item`: `false` when
     /// the text sent it twice (serde reads one key, and refuses a second), which is refused at
     /// `whole`, the enum's path, in serde's words for an object of more keys.
