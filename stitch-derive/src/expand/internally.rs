@@ -38,8 +38,13 @@ pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
         let walk = match v.style {
             Style::Struct => {
                 let fields_fn = fields_fn(i);
-                // The tag is the enum's key: no flattened map of the variant reads it.
-                quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::beside(|__key: &str| __key == #tag)))
+                // The tag is the enum's key: no flattened map of the variant reads it. Only a
+                // variant with a flattened field asks (the others are handed nothing to build).
+                if v.fields.iter().any(|f| f.flatten && !f.skip) {
+                    quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::beside(|__key: &str| __key == #tag)))
+                } else {
+                    quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::NONE))
+                }
             }
             // The newtype's type (a struct, a map) reads its keys from the shared object.
             Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
