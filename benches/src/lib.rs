@@ -1,4 +1,7 @@
-//! Argument types and inputs shared by stitch's criterion benchmarks (`benches/`).
+//! Argument types and inputs shared by stitch's benchmarks (`benches/`): the criterion
+//! benches and the instruction counts.
+
+pub mod corpus;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};

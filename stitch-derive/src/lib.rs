@@ -121,4 +121,6 @@ fn derive(input: &DeriveInput) -> proc_macro2::TokenStream {
 }
 
 #[cfg(test)]
+mod budget;
+#[cfg(test)]
 mod tests;

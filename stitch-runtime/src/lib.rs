@@ -123,7 +123,7 @@
 //! Gemini ([`tool::gemini`] with the OpenAPI `parameters`, [`tool::gemini_json_schema`] with
 //! `parametersJsonSchema`), with the type's doc comment
 //! ([`ToolArgs::DESCRIPTION`]) as the tool's description; a type whose arguments are not an
-//! object cannot be a tool, and is a compile error where a `tool` function is built for it.
+//! object cannot be a tool, and is a type error at the `tool::*::<T>` call that names it.
 //! Each format's schema keeps to the keywords its provider documents; where one has no
 //! references, a recursive type is unrolled [`tool::UNROLL_DEPTH`] levels deep, and bounds a
 //! format cannot state (Anthropic's strict mode) are written into the description.

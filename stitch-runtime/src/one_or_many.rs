@@ -15,6 +15,7 @@ use serde_json::Value;
 use crate::bounds::Bounds;
 use crate::json::text_list::is_text_list;
 use crate::path::Path;
+use crate::schema::marks::StrictPart;
 use crate::schema::{Describe, Schema};
 use crate::walk::items_hold;
 use crate::walk::{union_string, walk_items, Coerce, Cx, Kind, Shape};
@@ -342,6 +343,9 @@ impl<T: Coerce> Coerce for OneOrMany<T> {
         }
     }
 }
+
+/// Strict mode says a one-or-many of what it can say (`anyOf` of the item and its list).
+impl<T: StrictPart> StrictPart for OneOrMany<T> {}
 
 impl<T: Describe> Describe for OneOrMany<T> {
     const SCHEMA: &'static Schema = &Schema::OneOrMany(T::SCHEMA);

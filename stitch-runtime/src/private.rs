@@ -11,6 +11,7 @@
 
 pub use crate::bounds::Bounds;
 pub use crate::path::Path;
+pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::walk::{
     deserialized, drop_absent, null_is_absent, union_string, untagged, untyped_entries, walk_leaf,

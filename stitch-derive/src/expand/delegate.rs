@@ -79,6 +79,7 @@ pub fn expand(cont: &Container, from: &FromType) -> TokenStream {
         helpers: quote!(),
         asserts,
         describe,
+        marks: super::formats::Marks::From(raw),
     };
     wrap(cont, parts)
 }

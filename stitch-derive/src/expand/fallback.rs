@@ -45,6 +45,7 @@ pub fn fallback(cont: &Container) -> TokenStream {
         helpers: quote!(),
         asserts: quote!(),
         describe,
+        marks: super::formats::Marks::All,
     };
     wrap(cont, parts)
 }

@@ -20,6 +20,7 @@ mod enum_;
 mod externally;
 mod fallback;
 mod fields;
+mod formats;
 mod generics;
 mod internally;
 mod schema;
@@ -62,12 +63,13 @@ pub fn expand(cont: &Container) -> TokenStream {
         helpers: quote!(#(#helpers)*),
         asserts: quote!(#asserts #beside),
         describe,
+        marks: formats::Marks::Own,
     };
     wrap(cont, parts)
 }
 
 /// The pieces `wrap` assembles.
-struct Parts {
+struct Parts<'a> {
     /// The items of the `Coerce` impl.
     body: TokenStream,
     /// Associated functions of the type itself, called by the walk.
@@ -76,6 +78,8 @@ struct Parts {
     asserts: TokenStream,
     /// The items of the `Describe` impl.
     describe: TokenStream,
+    /// Where the formats' marker impls come from (`formats`).
+    marks: formats::Marks<'a>,
 }
 
 /// The shell every output shares:
@@ -91,6 +95,7 @@ struct Parts {
 ///     impl<T> _stitch::ToolArgs for Args<T> where … {
 ///         const DESCRIPTION: _stitch::core::option::Option<&'static str> = Some("…");
 ///     }
+///     /* the formats' marker impls: ObjectRoot, StrictRoot, StrictPart (`formats`) */
 /// };
 /// ```
 ///
@@ -109,6 +114,7 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
         helpers,
         asserts,
         describe,
+        marks,
     } = parts;
     let krate = cont.krate();
     // Spanned at the user's `crate = "…"`, so a wrong path is reported there.
@@ -122,6 +128,7 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
         None => quote!(_stitch::core::option::Option::None),
     };
     let generics = generics::bounded(cont);
+    let marks = formats::marks(cont, &generics, marks);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let helpers = if helpers.is_empty() {
         quote!()
@@ -156,6 +163,8 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
             impl #impl_generics _stitch::ToolArgs for #ident #ty_generics #where_clause {
                 const DESCRIPTION: _stitch::core::option::Option<&'static str> = #description;
             }
+
+            #marks
         };
     }
 }

@@ -13,6 +13,7 @@
 //! carrying the anchor.
 
 pub(crate) mod check;
+pub(crate) mod marks;
 pub(crate) mod text;
 pub(crate) mod write;
 

@@ -43,6 +43,7 @@ use core::marker::PhantomData;
 
 use serde_json::{json, Map, Value};
 
+use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 use crate::schema::{check, Describe};
 use crate::ToolArgs;
 
@@ -59,7 +60,10 @@ pub(crate) fn description<T: ToolArgs>(given: Option<&str>) -> Option<String> {
 
 /// The checks of `T`'s schema tree where `T` is used as a tool, as constants: evaluated
 /// during compilation, where a `tool::…::<T>` call is compiled (`cargo build`), so a type
-/// that cannot be a tool is a compile error there, naming why.
+/// that cannot be a tool is a compile error there, naming why. Behind the marks
+/// (`schema::marks`), which stop such a call earlier, at the user's line, this catches what a
+/// bound cannot see (inside a field that names its own type) and Gemini's and Anthropic
+/// strict mode's subsets.
 struct Checks<T>(PhantomData<T>);
 
 impl<T: ToolArgs> Checks<T> {
@@ -122,8 +126,8 @@ fn with_description(mut object: Map<String, Value>, description: Option<String>)
 /// An MCP `Tool` (`tools/list`): `{"name", "description", "inputSchema"}`.
 ///
 /// Every function here takes only a type whose arguments are a JSON object (a struct, or an
-/// enum whose every variant is an object); any other is a compile error where the function is
-/// built for it (`cargo build`; `cargo check` does not evaluate it):
+/// enum whose every variant is an object): any other is a type error at the call (the derive
+/// implements the hidden mark `ObjectRoot` only for objects), saying why:
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;
@@ -137,7 +141,7 @@ fn with_description(mut object: Map<String, Value>, description: Option<String>)
 ///
 /// let _ = stitch_runtime::tool::mcp::<Mode>("mode", None);
 /// ```
-pub fn mcp<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
+pub fn mcp<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
@@ -150,7 +154,7 @@ pub fn mcp<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 }
 
 /// An Anthropic tool: `{"name", "description", "input_schema"}`.
-pub fn anthropic<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
+pub fn anthropic<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
@@ -162,7 +166,7 @@ pub fn anthropic<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 }
 
 /// An OpenAI function tool: `{"type":"function","function":{"name","description","parameters"}}`.
-pub fn openai<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
+pub fn openai<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     function(
         name,
@@ -181,8 +185,8 @@ pub fn openai<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 /// Strict mode takes an object with properties at the root, closes every object and has no
 /// tuples, so a type whose arguments are an enum, or that holds a map, a flattened map or a
 /// tuple anywhere, cannot be expressed without advertising other values than it accepts: such
-/// a type is a compile error where this function is compiled for it (`cargo build`), naming
-/// the field. Give it the non-strict definition ([`openai`]).
+/// a type is a type error at the call (the derive's marks `StrictRoot` and `StrictPart`),
+/// pointing at the field. Give it the non-strict definition ([`openai`]).
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;
@@ -198,7 +202,10 @@ pub fn openai<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
 /// // error: stitch: `tool::openai_strict` cannot express a map (…) at field `labels`; …
 /// let _ = stitch_runtime::tool::openai_strict::<Label>("label", None);
 /// ```
-pub fn openai_strict<T: ToolArgs>(name: &str, description: Option<&str>) -> Value {
+pub fn openai_strict<T: ToolArgs + StrictRoot + StrictPart>(
+    name: &str,
+    description: Option<&str>,
+) -> Value {
     assert_strict::<T>();
     function(
         name,

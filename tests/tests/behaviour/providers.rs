@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
+use stitch_runtime::__private::{ObjectRoot, StrictPart, StrictRoot};
 use stitch_runtime::{tool, OneOrMany, ToolArgs};
 use stitch_tests::tools::{
     Act, Edit, EntryKind, Filters, ManyOrOne, Meta, MetasOrNames, Names3, Nesting, NumOrStr, Paths,
@@ -177,7 +178,7 @@ pub struct Outline {
 
 /// The four new definitions of `T` every type whose arguments are an object has, by format
 /// name.
-fn definitions<T: ToolArgs>(name: &str) -> Vec<(&'static str, Value)> {
+fn definitions<T: ToolArgs + ObjectRoot>(name: &str) -> Vec<(&'static str, Value)> {
     vec![
         ("openai_responses", tool::openai_responses::<T>(name, None)),
         ("anthropic_strict", tool::anthropic_strict::<T>(name, None)),
@@ -213,7 +214,7 @@ fn compare(name: &str, definitions: Vec<(&'static str, Value)>) {
 
 /// The golden files of a type OpenAI's strict mode takes: the four definitions and the strict
 /// Responses one.
-fn golden_strict<T: ToolArgs>(name: &str) {
+fn golden_strict<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>(name: &str) {
     assert_eq!(
         stitch_runtime::__private::strict_error::<T>(),
         None,
@@ -229,7 +230,7 @@ fn golden_strict<T: ToolArgs>(name: &str) {
 
 /// The golden files of a type OpenAI's strict mode cannot take (its strict definition is a
 /// compile error, `why`): the four definitions, and no strict file left behind.
-fn golden_not_strict<T: ToolArgs>(name: &str, why: &str) {
+fn golden_not_strict<T: ToolArgs + ObjectRoot>(name: &str, why: &str) {
     let error = stitch_runtime::__private::strict_error::<T>().expect("a compile error");
     assert!(error.contains(why), "{name}: {error}");
     compare(name, definitions::<T>(name));
@@ -665,7 +666,7 @@ fn check_openai_strict(schema: &Value) {
 
 /// Runs the subset checkers of the four formats every object-root type has on `T`'s
 /// definitions.
-fn meets_subsets<T: ToolArgs>() {
+fn meets_subsets<T: ToolArgs + ObjectRoot>() {
     let name = std::any::type_name::<T>();
     assert_eq!(stitch_runtime::__private::tool_error::<T>(), None, "{name}");
     assert_eq!(
@@ -696,7 +697,7 @@ fn meets_subsets<T: ToolArgs>() {
 }
 
 /// [`meets_subsets`], and OpenAI's strict subset for a type strict mode takes.
-fn meets_strict_subset<T: ToolArgs>() {
+fn meets_strict_subset<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>() {
     let name = std::any::type_name::<T>();
     assert_eq!(
         stitch_runtime::__private::strict_error::<T>(),
@@ -786,6 +787,84 @@ fn every_format_stays_in_its_documented_subset() {
     not_a_tool::<Nesting>(untagged);
     not_a_tool::<MetasOrNames>(untagged);
     not_a_tool::<ManyOrOne>(untagged);
+}
+
+/// `(object, strict)`: whether `$ty` has the marks the `tool` functions require (every one:
+/// `ObjectRoot`; the strict ones: `StrictRoot` and `StrictPart`), read without a compile
+/// error: an inherent method applies only where its bounds hold, the trait's is the fallback.
+macro_rules! marks {
+    ($ty:ty) => {{
+        struct Probe<T>(std::marker::PhantomData<T>);
+        trait Unmarked {
+            fn object(&self) -> bool {
+                false
+            }
+            fn strict(&self) -> bool {
+                false
+            }
+        }
+        impl<T> Unmarked for Probe<T> {}
+        #[allow(dead_code)]
+        impl<T: ObjectRoot> Probe<T> {
+            fn object(&self) -> bool {
+                true
+            }
+        }
+        #[allow(dead_code)]
+        impl<T: StrictRoot + StrictPart> Probe<T> {
+            fn strict(&self) -> bool {
+                true
+            }
+        }
+        let probe = Probe::<$ty>(std::marker::PhantomData);
+        (probe.object(), probe.strict())
+    }};
+}
+
+/// The marks the derive writes (a type error at the user's call) and the compile-time check
+/// of the schema tree (the error behind them) agree on every type of this file's checks:
+/// whatever the marks let through, the check lets through, and the reverse.
+#[test]
+fn the_marks_agree_with_the_compile_time_checks() {
+    macro_rules! agree {
+        ($($ty:ty),* $(,)?) => {$({
+            let name = stringify!($ty);
+            let (object, strict) = marks!($ty);
+            let tool_ok = stitch_runtime::__private::tool_error::<$ty>().is_none();
+            let strict_ok = stitch_runtime::__private::strict_error::<$ty>().is_none();
+            assert_eq!(object, tool_ok, "{name}: ObjectRoot");
+            assert_eq!(object && strict, strict_ok, "{name}: strict");
+        })*};
+    }
+    agree!(
+        ViewFile,
+        Search,
+        Edit,
+        Act,
+        Row,
+        RowWithoutNotes,
+        Meta,
+        Paths,
+        Filters,
+        Tree,
+        Eval,
+        OptionalTuple,
+        Kinds,
+        Op,
+        Adjacent,
+        Expr,
+        Outline,
+        EntryKind,
+        NumOrStr,
+        Nesting,
+        MetasOrNames,
+        ManyOrOne,
+    );
+    // The marks are not vacuous: some types have each, some lack each.
+    assert_eq!(marks!(ViewFile), (true, true));
+    assert_eq!(marks!(Edit), (true, false));
+    assert_eq!(marks!(Op), (true, false));
+    assert_eq!(marks!(EntryKind), (false, false));
 }
 
 // --- What each rewrite does -------------------------------------------------------------
@@ -1322,7 +1401,7 @@ fn round_trip<T: ToolArgs + std::fmt::Debug>(parameters: &Value, seed: u64, runs
     accepted
 }
 
-fn round_trips<T: ToolArgs + std::fmt::Debug>(seed: u64) {
+fn round_trips<T: ToolArgs + ObjectRoot + std::fmt::Debug>(seed: u64) {
     round_trip::<T>(&tool::gemini::<T>("t", None)["parameters"], seed, 300);
     round_trip::<T>(
         &tool::anthropic_strict::<T>("t", None)["input_schema"],

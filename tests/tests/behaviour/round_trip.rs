@@ -9,6 +9,7 @@
 //! nullable is sent as `null` and as a value, and every optional property present and absent.
 
 use std::collections::BTreeSet;
+use stitch_runtime::__private::{ObjectRoot, StrictPart, StrictRoot};
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -160,7 +161,7 @@ pub struct Mixed {
 // ---- The surfaces ------------------------------------------------------------------------
 
 /// Each provider format's schema of `T`: add a format here.
-pub(crate) fn surfaces<T: ToolArgs>() -> Vec<(&'static str, Value)> {
+pub(crate) fn surfaces<T: ToolArgs + ObjectRoot>() -> Vec<(&'static str, Value)> {
     vec![
         ("input_schema", T::input_schema().clone()),
         (
@@ -180,7 +181,8 @@ pub(crate) fn surfaces<T: ToolArgs>() -> Vec<(&'static str, Value)> {
 }
 
 /// The formats a strict provider mode can express, for the types it takes.
-fn strict_surfaces<T: ToolArgs>() -> Vec<(&'static str, Value)> {
+fn strict_surfaces<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>(
+) -> Vec<(&'static str, Value)> {
     let mut all = surfaces::<T>();
     all.push((
         "openai_strict",

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Instructions per accepted call, stitch against plain serde, on the corpus's well-formed calls
+# (benches/src/corpus.rs), counted by valgrind's callgrind: the same for the same binary and
+# input whatever else the machine runs. Each figure is the difference between 2N and N calls,
+# divided by N, so the process's own cost cancels out. `from_value` is shown less the clone of
+# the arguments both sides pay (`clone`, measured alone).
+#
+#   benches/instructions.sh [N]          # the table (release build, default features)
+#   benches/instructions.sh --check [N]  # exit 1 if a ratio is over the targets of BENCHMARKS.md
+#                                        # (from_value 1.25, from_json 1.10)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+check=0
+if [ "${1:-}" = "--check" ]; then check=1; shift; fi
+n="${1:-200}"
+command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)"; exit 2; }
+cargo build --release --locked -q -p stitch-benches --bin instructions --manifest-path "$root/Cargo.toml"
+bin="${CARGO_TARGET_DIR:-$root/target}/release/instructions"
+
+# Instructions of one run: callgrind's "Collected" total.
+total() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" "$@" 2>&1 |
+        awk '/Collected :/ { print $NF }'
+}
+# Per call: (total at 2N - total at N) / N.
+per_call() {
+    local one two
+    one=$(total "$1" "$2" "$n")
+    two=$(total "$1" "$2" $((2 * n)))
+    echo $(( (two - one) / n ))
+}
+
+calls=(view_file_1 view_file_20 search edit_50 action)
+printf '%-13s %-22s %9s %9s %7s\n' call surface stitch serde ratio
+over=0
+for call in "${calls[@]}"; do
+    clone=$(per_call clone "$call")
+    for surface in from_value from_json; do
+        s=$(per_call "stitch_$surface" "$call")
+        p=$(per_call "serde_$surface" "$call")
+        label=$surface
+        if [ "$surface" = from_value ]; then
+            s=$((s - clone)); p=$((p - clone)); label="from_value (less clone)"
+            target=1.25
+        else
+            target=1.10
+        fi
+        ratio=$(awk -v s="$s" -v p="$p" 'BEGIN { printf "%.2f", s / p }')
+        mark=""
+        if awk -v r="$ratio" -v t="$target" 'BEGIN { exit !(r > t) }'; then mark=" over $target"; over=1; fi
+        printf '%-13s %-22s %9d %9d %7s%s\n' "$call" "$label" "$s" "$p" "$ratio" "$mark"
+    done
+done
+if [ "$check" = 1 ] && [ "$over" = 1 ]; then
+    echo "some accepted call costs more than its target"; exit 1
+fi

@@ -1,0 +1,68 @@
+//! One accepted call of the corpus, repeated, for valgrind's callgrind to count:
+//! `instructions <surface> <call> <times>`. `benches/instructions.sh` runs it at two counts
+//! and takes the difference, so the process's fixed cost cancels out and what is left is the
+//! call itself.
+//!
+//! Surfaces: `stitch_from_value` and `serde_from_value` (each including a clone of the
+//! arguments, which `clone` measures alone), `stitch_from_json` and `serde_from_json`.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use stitch_benches::corpus::{well_formed, Act, Edit, Search, ViewFile};
+use stitch_runtime::ToolArgs;
+
+/// What one surface does with one call, `times` times over.
+fn run<T: ToolArgs + DeserializeOwned>(surface: &str, value: &Value, times: usize) -> bool {
+    let text = value.to_string();
+    for _ in 0..times {
+        let ok = match surface {
+            "clone" => {
+                black_box(black_box(value).clone());
+                true
+            }
+            "stitch_from_value" => black_box(T::from_value(black_box(value).clone())).is_ok(),
+            "serde_from_value" => {
+                black_box(serde_json::from_value::<T>(black_box(value).clone())).is_ok()
+            }
+            "stitch_from_json" => black_box(T::from_json(black_box(&text))).is_ok(),
+            "serde_from_json" => black_box(serde_json::from_str::<T>(black_box(&text))).is_ok(),
+            _ => return false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [surface, call, times] = args.as_slice() else {
+        eprintln!("usage: instructions <surface> <call> <times>");
+        return ExitCode::from(2);
+    };
+    let Ok(times) = times.parse::<usize>() else {
+        eprintln!("times: not a number: {times}");
+        return ExitCode::from(2);
+    };
+    let Some((_, value)) = well_formed().into_iter().find(|(name, _)| name == call) else {
+        eprintln!("no well-formed call named {call}");
+        return ExitCode::from(2);
+    };
+    // Statically dispatched on both sides, as in a server.
+    let ok = match call.split('_').next().unwrap_or("") {
+        "view" => run::<ViewFile>(surface, &value, times),
+        "search" => run::<Search>(surface, &value, times),
+        "edit" => run::<Edit>(surface, &value, times),
+        _ => run::<Act>(surface, &value, times),
+    };
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        eprintln!("{surface} {call}: not accepted (or no such surface)");
+        ExitCode::FAILURE
+    }
+}
