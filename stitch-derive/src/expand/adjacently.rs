@@ -40,6 +40,7 @@ pub(super) fn walk(variants: &[&Variant], tag: &str, content: &str) -> TokenStre
     });
     tagged_object(
         which,
+        tag,
         quote! {
             for (__key, __item) in __map.iter_mut() {
                 if __key.as_str() == #content {

@@ -213,7 +213,6 @@ pub(super) fn content_walk(
 ///
 /// ```text
 /// match __map.get("type") {
-///     Some(__tag) if !__cx.key_once(__tag, __at, "type") => !1,
 ///     _stitch::core::option::Option::Some(_stitch::Value::String(__tag)) => match __tag.as_str() {
 ///         "get" | "fetch" => 0,      // a variant's wire name and aliases
 ///         "put" => 1,
@@ -229,9 +228,6 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
     });
     quote! {
         match __map.get(#tag) {
-            // The tag sent twice: refused as serde refuses it, no variant walked (`!1`).
-            _stitch::core::option::Option::Some(__tag)
-                if !__cx.key_once(__tag, __at, #tag) => !1,
             _stitch::core::option::Option::Some(
                 _stitch::Value::String(__tag),
             ) => match __tag.as_str() {
@@ -252,7 +248,7 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
 /// fn walk(__value, __cx, __at, __bounds) {
 ///     match __value {
 ///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
-///             let __which: usize = /* which */;
+///             let __which: usize = if __cx.tag_twice(__map, __at, "type") { !1 } else { /* which */ };
 ///             /* body */
 ///             __cx.leave();
 ///             if __which == !0 { __cx.check::<Self>(__value, __at) }  // serde says why
@@ -262,12 +258,13 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
 ///     }
 /// }
 /// ```
-pub(super) fn tagged_object(which: TokenStream, body: TokenStream) -> TokenStream {
+pub(super) fn tagged_object(which: TokenStream, tag: &str, body: TokenStream) -> TokenStream {
     let walk = walk_fn(quote! {
         match __value {
             _stitch::Value::Object(__map) => {
                 if __cx.enter(__at) {
-                    let __which: usize = #which;
+                    // The tag sent twice: refused as serde refuses it, no variant walked (`!1`).
+                    let __which: usize = if __cx.tag_twice(__map, __at, #tag) { !1 } else { #which };
                     #body
                     __cx.leave();
                     if __which == !0 {

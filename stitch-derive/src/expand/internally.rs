@@ -58,6 +58,7 @@ pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
     });
     tagged_object(
         which,
+        tag,
         quote! {
             match __which {
                 #(#arms)*

@@ -2,7 +2,7 @@
 //! report, replace, repair (R1), refuse (R3), check a length, go deeper (R7).
 
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
@@ -121,6 +121,32 @@ impl Cx {
     #[inline]
     pub fn key_once(&mut self, item: &Value, parent: &Path<'_>, key: &'static str) -> bool {
         self.duplicates.is_empty() || self.once(item, &parent.key(key), key)
+    }
+
+    /// Whether the text sent the tag `tag` of the object `map` at `at` twice: then it is
+    /// refused as serde refuses it (`duplicate field`). One test of an empty list when the
+    /// text sent no key twice.
+    #[inline]
+    pub fn tag_twice(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &Path<'_>,
+        tag: &'static str,
+    ) -> bool {
+        !self.duplicates.is_empty() && self.tag_sent_twice(map, at, tag)
+    }
+
+    #[cold]
+    fn tag_sent_twice(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &Path<'_>,
+        tag: &'static str,
+    ) -> bool {
+        match map.get(tag) {
+            Some(item) => !self.once(item, &at.key(tag), tag),
+            None => false,
+        }
     }
 
     /// The key of an externally tagged enum's variant, whose value is `item`: `false` when
