@@ -5,17 +5,41 @@
 //! cargo bench -p stitch-proxy --bench overhead
 //! ```
 //!
-//! The server is the tests' fake server (tests/support/fake_server.rs, release build), which
-//! answers a call at once, so what differs between the two connections is the proxy. Figures
-//! go to BENCHMARKS.md.
+//! The server is the tests' fake server (tests/support/fake_server.rs, an example of the
+//! package, built here in release), which answers a call at once, so what differs between the
+//! two connections is the proxy. Figures go to BENCHMARKS.md.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 const PROXY: &str = env!("CARGO_BIN_EXE_stitch-proxy");
-const SERVER: &str = env!("CARGO_BIN_EXE_stitch-proxy-fake-server");
+
+/// The fake server, built in the bench's profile beside it (`<target>/<profile>/examples/`).
+fn server() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_owned();
+    let mut build = Command::new(env!("CARGO"));
+    build
+        .args(["build", "--quiet", "-p", "stitch-proxy", "--example"])
+        .arg("stitch-proxy-fake-server")
+        .arg("--target-dir")
+        .arg(profile_dir.parent().unwrap())
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if profile_dir.file_name() == Some("release".as_ref()) {
+        build.arg("--release");
+    }
+    assert!(
+        build.status().unwrap().success(),
+        "building the fake server"
+    );
+    profile_dir.join("examples").join(format!(
+        "stitch-proxy-fake-server{}",
+        std::env::consts::EXE_SUFFIX
+    ))
+}
 
 /// Sequential calls timed, after the warm-up ones.
 const LATENCY_CALLS: usize = 20_000;
@@ -31,12 +55,13 @@ struct Connection {
 
 impl Connection {
     fn open(through_proxy: bool) -> Connection {
+        let server = server();
         let mut command = if through_proxy {
             let mut command = Command::new(PROXY);
-            command.args(["--log", "error", "--", SERVER]);
+            command.args(["--log", "error", "--"]).arg(&server);
             command
         } else {
-            Command::new(SERVER)
+            Command::new(&server)
         };
         let mut child = command
             .stdin(Stdio::piped())

@@ -89,6 +89,12 @@ async def count(steps: int, ctx: Context) -> str:
 
 
 @server.tool()
+def label(n: int, tags: list[str] = [], big: int = 0, z: float = 0.0, e: float = 0.0, pad: object = None) -> str:
+    """Label with a count: pydantic reads `n` as it reads integers (lax: "1", 5.0)."""
+    return json.dumps({"n": n, "tags": tags, "big": big})
+
+
+@server.tool()
 def crash() -> str:
     """Dies in the middle of the call."""
     os._exit(3)

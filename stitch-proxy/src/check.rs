@@ -1,45 +1,113 @@
 //! The rule itself: each tool's `inputSchema` compiled once into stitch's schema-driven
 //! coercer, and what a call's arguments come to.
+//!
+//! By default the proxy acts only where stitch's rules act: a list written as text is refused
+//! (R3), JSON text where no string is expected is repaired (R1), `null` at a property that may
+//! be left out is dropped (R8); every other call goes to the server as it came, for the
+//! server to judge. With `--refuse-invalid` a call the schema rejects is refused too, with
+//! every issue at once: the coercer's, then, for a call it accepts, the schema validator's
+//! (keywords the coercer does not check: `pattern`, `format`, …).
 
 use serde_json::Value;
 use stitch_runtime::json_schema::Coercer;
 
+use crate::raw::{self, Node};
+use crate::rewrite::rewrite;
+
 /// One tool's compiled schema.
 pub struct Check {
     coercer: Coercer,
+    /// The whole schema's validator, for `--refuse-invalid`; `None` when it was not asked for
+    /// or cannot be built.
+    validator: Option<jsonschema::Validator>,
 }
 
 /// What the rule says of one call's arguments.
 #[derive(Debug, PartialEq)]
 pub enum Verdict {
-    /// Accepted as they are: the call is forwarded byte for byte.
+    /// Forwarded as it came, byte for byte.
     Clean,
-    /// Accepted once repaired: the call is forwarded with these arguments.
-    Repaired(Value),
-    /// Refused: stitch's messages, one line per issue.
-    Refused(String),
+    /// Forwarded with these arguments (the client's text with the repaired strings
+    /// replaced); `paths`: the positions repaired.
+    Repaired {
+        arguments: String,
+        paths: Vec<String>,
+    },
+    /// Refused: stitch's messages, one line per issue, and the positions refused.
+    Refused {
+        messages: String,
+        paths: Vec<String>,
+    },
 }
 
 impl Check {
-    /// Compiles a tool's `inputSchema`; the error says why it cannot be read (the proxy then
-    /// forwards that tool's calls unchecked).
-    pub fn new(schema: &Value) -> Result<Check, String> {
-        Coercer::new(schema)
-            .map(|coercer| Check { coercer })
-            .map_err(|error| error.to_string())
+    /// Compiles a tool's `inputSchema` (and, for `refuse_invalid`, its validator); the error
+    /// says why it cannot be read (the proxy then forwards that tool's calls unchecked).
+    pub fn new(schema: &Value, refuse_invalid: bool) -> Result<Check, String> {
+        let coercer = Coercer::new(schema).map_err(|error| error.to_string())?;
+        let validator = if refuse_invalid {
+            Some(jsonschema::validator_for(schema).map_err(|e| e.to_string())?)
+        } else {
+            None
+        };
+        Ok(Check { coercer, validator })
     }
 
-    /// Runs the rule on a call's arguments.
-    pub fn run(&self, arguments: &Value) -> Verdict {
-        // The coercer changes the value only to repair it, and leaves it untouched when it
-        // refuses; comparing with the value as it came tells a repair from a clean call.
-        let mut coerced = arguments.clone();
-        match self.coercer.coerce(&mut coerced) {
-            Ok(()) if coerced == *arguments => Verdict::Clean,
-            Ok(()) => Verdict::Repaired(coerced),
-            Err(issues) => Verdict::Refused(issues.to_string()),
+    /// Runs the rule on a call's arguments: `node`, read from `text` (the whole line).
+    pub fn run(&self, text: &str, node: &Node) -> Verdict {
+        let sent = raw::to_value(text, node);
+        let mut coerced = sent.clone();
+        let result = if self.validator.is_some() {
+            self.coercer.coerce(&mut coerced)
+        } else {
+            self.coercer.coerce_rules_only(&mut coerced)
+        };
+        if let Err(issues) = result {
+            return Verdict::Refused {
+                messages: issues.to_string(),
+                paths: issues
+                    .issues()
+                    .iter()
+                    .map(|i| i.path().to_owned())
+                    .collect(),
+            };
         }
+        if let Some(validator) = &self.validator {
+            let errors: Vec<(String, String)> = validator
+                .iter_errors(&coerced)
+                .map(|e| (dotted(e.instance_path().as_str()), e.to_string()))
+                .collect();
+            if !errors.is_empty() {
+                let messages: Vec<String> = errors
+                    .iter()
+                    .map(|(path, message)| match path.as_str() {
+                        "" => message.clone(),
+                        path => format!("{path}: {message}"),
+                    })
+                    .collect();
+                return Verdict::Refused {
+                    messages: messages.join("\n"),
+                    paths: errors.into_iter().map(|(path, _)| path).collect(),
+                };
+            }
+        }
+        if coerced == sent {
+            return Verdict::Clean;
+        }
+        let mut paths = Vec::new();
+        let arguments = rewrite(text, node, &sent, &coerced, &mut paths);
+        Verdict::Repaired { arguments, paths }
     }
+}
+
+/// A JSON pointer (`/rows/0/names`) as a dotted path (`rows.0.names`).
+fn dotted(pointer: &str) -> String {
+    pointer
+        .split('/')
+        .skip(1)
+        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 #[cfg(test)]
@@ -47,56 +115,78 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn view() -> Check {
-        Check::new(&json!({"type": "object", "properties": {
+    const TEXT_LIST: &str =
+        "is a list written as text \u{2014} pass the array itself, not JSON written as text";
+
+    fn view(refuse_invalid: bool) -> Check {
+        Check::new(
+            &json!({"type": "object", "properties": {
             "paths": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-            "tags": {"type": "array", "items": {"type": "string"}}}}))
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "n": {"type": "integer"},
+            "code": {"type": "string", "pattern": "^[a-z]+$"}}}),
+            refuse_invalid,
+        )
         .unwrap()
+    }
+
+    fn run(check: &Check, text: &str) -> Verdict {
+        check.run(text, &raw::parse(text).unwrap())
     }
 
     #[test]
     fn the_three_verdicts() {
-        let check = view();
+        let check = view(false);
+        assert_eq!(run(&check, r#"{"paths": "[preview].png"}"#), Verdict::Clean);
+        assert_eq!(run(&check, r#"{"paths":["a", "b"]}"#), Verdict::Clean);
         assert_eq!(
-            check.run(&json!({"paths": "[preview].png"})),
-            Verdict::Clean
+            run(&check, r#"{"tags": "[\"a\"]", "paths":"a"}"#),
+            Verdict::Repaired {
+                arguments: r#"{"tags": ["a"], "paths":"a"}"#.into(),
+                paths: vec!["tags".into()]
+            }
         );
-        assert_eq!(check.run(&json!({"paths": ["a", "b"]})), Verdict::Clean);
         assert_eq!(
-            check.run(&json!({"tags": "[\"a\"]", "paths": "a"})),
-            Verdict::Repaired(json!({"tags": ["a"], "paths": "a"}))
-        );
-        assert_eq!(
-            check.run(&json!({"paths": "[\"a\"]", "tags": "[\"b\"]"})),
-            Verdict::Refused(
-                "paths is a list written as text \u{2014} pass the array itself, not JSON written as text"
-                    .into()
-            )
+            run(
+                &check,
+                r#"{"paths": "[\"a\"]", "tags": "[\"b\"]", "n": "x"}"#
+            ),
+            Verdict::Refused {
+                messages: format!("paths {TEXT_LIST}"),
+                paths: vec!["paths".into()]
+            }
         );
     }
 
     #[test]
-    fn every_issue_on_its_own_line() {
-        let check = Check::new(&json!({"type": "object", "properties": {
-            "a": {"type": ["string", "array"], "items": {"type": "string"}},
-            "b": {"anyOf": [{"type": "string"}, {"type": "array"}]}}}))
-        .unwrap();
-        let Verdict::Refused(text) = check.run(&json!({"a": "[\"x\"]", "b": "[1]"})) else {
+    fn what_the_server_judges_is_forwarded_unless_asked() {
+        let text = r#"{"n": "1", "code": "ABC", "x": 1e400}"#;
+        assert_eq!(run(&view(false), text), Verdict::Clean);
+        let Verdict::Refused { messages, paths } = run(&view(true), text) else {
             panic!("not refused")
         };
+        assert_eq!(paths, ["n"]);
+        assert!(
+            messages.starts_with("n: invalid type: string \"1\""),
+            "{messages}"
+        );
+        let Verdict::Refused { paths, .. } = run(&view(true), r#"{"code": "ABC"}"#) else {
+            panic!("not refused")
+        };
+        assert_eq!(paths, ["code"]);
         assert_eq!(
-            text.lines().collect::<Vec<_>>(),
-            [
-                "a is a list written as text \u{2014} pass the array itself, not JSON written as text",
-                "b is a list written as text \u{2014} pass the array itself, not JSON written as text"
-            ]
+            run(&view(true), r#"{"n": 1.0, "code": "abc"}"#),
+            Verdict::Clean
         );
     }
 
     #[test]
     fn a_schema_the_coercer_cannot_read_is_an_error() {
-        let error = Check::new(&json!({"type": "object", "properties": {
-            "x": {"$ref": "#/$defs/Missing"}}}))
+        let error = Check::new(
+            &json!({"type": "object", "properties": {
+            "x": {"$ref": "#/$defs/Missing"}}}),
+            false,
+        )
         .err()
         .unwrap();
         assert!(error.contains("/properties/x"), "{error}");

@@ -1,7 +1,7 @@
 //! `stitch-proxy`: stitch's rule in front of any MCP server over stdio.
 //!
 //! ```text
-//! stitch-proxy [--log error|warn|info|debug] -- <server command> [args…]
+//! stitch-proxy [--log LEVEL] [--refuse-invalid] [--list-timeout SECONDS] -- <server command> [args…]
 //! ```
 //!
 //! The proxy runs the server as a child process and speaks MCP (newline-delimited JSON-RPC)
@@ -10,61 +10,101 @@
 //! `tools/list` results and runs stitch's schema-driven coercer on the call's arguments. A
 //! list written as JSON text where a string is also accepted is refused by name, answered by
 //! the proxy as a tool result with `isError: true`, and never reaches the server; JSON text
-//! where no string is expected is repaired and the repaired call forwarded; any other call is
-//! forwarded byte for byte.
-
-mod check;
-mod log;
-mod message;
-mod proxy;
-#[cfg(unix)]
-mod signal;
+//! where no string is expected is repaired, and the call forwarded with only the repaired
+//! strings replaced in the client's bytes; any other call — one the server may refuse too —
+//! is forwarded byte for byte, for the server to judge (`--refuse-invalid`: refused when its
+//! schema rejects it).
 
 use std::process::{Command, ExitCode, Stdio};
+use std::time::Duration;
 
-use crate::log::{log, Level};
+use stitch_proxy::log::{self, Level};
+use stitch_proxy::pipes;
+use stitch_proxy::proxy::Options;
+#[cfg(unix)]
+use stitch_proxy::signal;
+
+/// `log!(Error, …)`, as the library's modules write it.
+macro_rules! log {
+    ($level:ident, $($arg:tt)*) => {
+        if log::enabled(Level::$level) {
+            log::write(Level::$level, format_args!($($arg)*));
+        }
+    };
+}
 
 const USAGE: &str = "\
-usage: stitch-proxy [--log error|warn|info|debug] -- <server command> [args…]
+usage: stitch-proxy [options] -- <server command> [args…]
 
 Runs the MCP server <server command> and speaks MCP over stdio in front of it. Each tools/call
 is checked against the tool's inputSchema: a list written as JSON text where a string is also
 accepted is refused by name (a tool result with isError, the server never sees the call); JSON
-text where no string is expected is repaired; everything else passes through unchanged.
+text where no string is expected is repaired (only those strings change in the call's bytes);
+everything else passes through unchanged, for the server to judge.
 
 options:
-  --log LEVEL    what to write on standard error: error, warn (default), info, debug
-  -h, --help     this text
-  -V, --version  the version";
+  --log LEVEL             what to write on standard error: error, warn (default), info, debug
+  --refuse-invalid        also refuse every call the tool's schema rejects (type errors,
+                          missing fields, bounds…), every issue at once
+  --list-timeout SECONDS  how long calls wait for the server's tool list before they go on
+                          unchecked (default 10)
+  -h, --help              this text
+  -V, --version           the version";
 
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 enum Cli {
-    Run { level: Level, command: Vec<String> },
+    Run {
+        level: Level,
+        options: Options,
+        command: Vec<String>,
+    },
     Help,
     Version,
+}
+
+/// The value of option `name`, given as `--name value` or `--name=value`.
+fn value_of(
+    name: &str,
+    arg: &str,
+    args: &mut impl Iterator<Item = String>,
+) -> Option<Result<String, String>> {
+    if arg == name {
+        return Some(args.next().ok_or_else(|| format!("{name} needs a value")));
+    }
+    let rest = arg.strip_prefix(name)?.strip_prefix('=')?;
+    Some(Ok(rest.to_owned()))
 }
 
 /// Reads the command line (without the program name).
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     let mut args = args.into_iter();
     let mut level = Level::Warn;
+    let mut options = Options::default();
     while let Some(arg) = args.next() {
-        let named_level = if arg == "--log" {
-            Some(
-                args.next()
-                    .ok_or("--log needs a level: error, warn, info or debug")?,
-            )
-        } else {
-            arg.strip_prefix("--log=").map(str::to_owned)
-        };
-        if let Some(name) = named_level {
+        if let Some(name) = value_of("--log", &arg, &mut args) {
+            let name = name.map_err(|_| "--log needs a level: error, warn, info or debug")?;
             level = Level::parse(&name).ok_or_else(|| {
                 format!("unknown log level {name:?}: use error, warn, info or debug")
             })?;
             continue;
         }
+        if let Some(seconds) = value_of("--list-timeout", &arg, &mut args) {
+            let seconds = seconds?;
+            let parsed = seconds
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 1e9);
+            let Some(parsed) = parsed else {
+                return Err(format!(
+                    "--list-timeout takes a number of seconds, not {seconds:?}"
+                ));
+            };
+            options.list_timeout = Duration::from_secs_f64(parsed);
+            continue;
+        }
         match arg.as_str() {
+            "--refuse-invalid" => options.refuse_invalid = true,
             "-h" | "--help" => return Ok(Cli::Help),
             "-V" | "--version" => return Ok(Cli::Version),
             "--" => {
@@ -72,14 +112,22 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
                 if command.is_empty() {
                     return Err("no server command after --".into());
                 }
-                return Ok(Cli::Run { level, command });
+                return Ok(Cli::Run {
+                    level,
+                    options,
+                    command,
+                });
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             _ => {
                 // The server command may also come without `--` when it does not start
                 // with a dash.
                 let command = std::iter::once(arg).chain(args).collect();
-                return Ok(Cli::Run { level, command });
+                return Ok(Cli::Run {
+                    level,
+                    options,
+                    command,
+                });
             }
         }
     }
@@ -87,8 +135,12 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
 }
 
 fn main() -> ExitCode {
-    let (level, command) = match parse_args(std::env::args().skip(1)) {
-        Ok(Cli::Run { level, command }) => (level, command),
+    let (level, options, command) = match parse_args(std::env::args().skip(1)) {
+        Ok(Cli::Run {
+            level,
+            options,
+            command,
+        }) => (level, options, command),
         Ok(Cli::Help) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -127,7 +179,7 @@ fn main() -> ExitCode {
     #[cfg(unix)]
     signal::forward_to(child.id());
 
-    match proxy::run(child) {
+    match pipes::run(child, options) {
         Ok(status) => exit_like(status),
         Err(error) => {
             log!(Error, "{error}");
@@ -164,32 +216,55 @@ mod tests {
 
     #[test]
     fn the_command_line() {
+        let run = |level, options, command: &[&str]| Cli::Run {
+            level,
+            options,
+            command: command.iter().map(|s| s.to_string()).collect(),
+        };
+        let default = Options::default();
         assert_eq!(
             args("--log debug -- python server.py --log x"),
-            Ok(Cli::Run {
-                level: Level::Debug,
-                command: vec![
-                    "python".into(),
-                    "server.py".into(),
-                    "--log".into(),
-                    "x".into()
-                ]
-            })
+            Ok(run(
+                Level::Debug,
+                default.clone(),
+                &["python", "server.py", "--log", "x"]
+            ))
         );
         assert_eq!(
             args("--log=info server -- x"),
-            Ok(Cli::Run {
-                level: Level::Info,
-                command: vec!["server".into(), "--".into(), "x".into()]
-            })
+            Ok(run(Level::Info, default.clone(), &["server", "--", "x"]))
         );
         assert_eq!(
             args("-- -weird"),
-            Ok(Cli::Run {
-                level: Level::Warn,
-                command: vec!["-weird".into()]
-            })
+            Ok(run(Level::Warn, default.clone(), &["-weird"]))
         );
+        assert_eq!(
+            args("--refuse-invalid --list-timeout 2.5 -- s"),
+            Ok(run(
+                Level::Warn,
+                Options {
+                    refuse_invalid: true,
+                    list_timeout: Duration::from_millis(2500)
+                },
+                &["s"]
+            ))
+        );
+        assert_eq!(
+            args("--list-timeout=0 s"),
+            Ok(run(
+                Level::Warn,
+                Options {
+                    list_timeout: Duration::ZERO,
+                    ..Options::default()
+                },
+                &["s"]
+            ))
+        );
+        assert!(args("--list-timeout soon -- s")
+            .unwrap_err()
+            .contains("\"soon\""));
+        assert!(args("--list-timeout -1 -- s").is_err());
+        assert!(args("--list-timeout").is_err());
         assert_eq!(args("--help -- x"), Ok(Cli::Help));
         assert_eq!(args("-V"), Ok(Cli::Version));
         assert!(args("--log loud -- x").unwrap_err().contains("\"loud\""));

@@ -11,6 +11,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::raw::{self, Kind, Member, Node};
+
 /// The members of a JSON-RPC message the proxy looks at; all others are ignored (and kept,
 /// since the line is forwarded as it came).
 #[derive(Deserialize)]
@@ -39,12 +41,17 @@ pub struct Id {
 
 impl Id {
     fn of(raw: &RawValue) -> Id {
-        let key = match serde_json::from_str::<Value>(raw.get()) {
+        Id::of_text(raw.get())
+    }
+
+    /// The id whose JSON text is `raw`.
+    pub fn of_text(raw: &str) -> Id {
+        let key = match serde_json::from_str::<Value>(raw) {
             Ok(value) => value.to_string(),
-            Err(_) => raw.get().to_owned(),
+            Err(_) => raw.to_owned(),
         };
         Id {
-            raw: raw.get().to_owned(),
+            raw: raw.to_owned(),
             key,
         }
     }
@@ -103,17 +110,9 @@ pub enum Message {
 pub struct Call {
     /// `params.name`.
     pub name: String,
-    /// `params.arguments`, parsed, with the byte range of its text in the line; `None`
-    /// when the call has no `arguments` member.
-    pub arguments: Option<(Range<usize>, Value)>,
-}
-
-#[derive(Deserialize)]
-struct CallParams<'a> {
-    #[serde(borrow)]
-    name: Cow<'a, str>,
-    #[serde(borrow, default)]
-    arguments: Option<&'a RawValue>,
+    /// `params.arguments` as read from the line (its spans are byte offsets in the line);
+    /// `None` when the call has no `arguments` member.
+    pub arguments: Option<Node>,
 }
 
 #[derive(Deserialize)]
@@ -159,21 +158,118 @@ pub fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
-/// Reads a line (without its line ending) for routing.
+/// Reads a client's line (without its line ending) for routing, with [`raw`]: any JSON text
+/// is read, whatever values it holds (`1e400`, `"\ud800"`, deep nesting), and a `tools/call`
+/// keeps its arguments as written.
+pub fn parse_client(line: &[u8]) -> Message {
+    let Ok(text) = std::str::from_utf8(line) else {
+        return Message::Malformed;
+    };
+    let Some(node) = raw::parse(text) else {
+        return Message::Malformed;
+    };
+    match node.kind {
+        Kind::Object(members) => classify_raw(text, members),
+        Kind::Array(items) => Message::Batch(
+            items
+                .into_iter()
+                .filter_map(|item| match item.kind {
+                    Kind::Object(members) => Some(classify_raw(text, members)),
+                    _ => None,
+                })
+                .filter(|message| {
+                    matches!(message, Message::Request { .. } | Message::Response { .. })
+                })
+                .collect(),
+        ),
+        _ => Message::Other,
+    }
+}
+
+/// Takes the member `key` out of an object's members (the last, when it is sent twice).
+fn take(members: &mut Vec<Member>, key: &str) -> Option<Node> {
+    let at = members.iter().rposition(|m| m.key.value == key)?;
+    Some(members.swap_remove(at).value)
+}
+
+fn classify_raw(text: &str, mut members: Vec<Member>) -> Message {
+    let id = take(&mut members, "id");
+    let method = take(&mut members, "method");
+    let params = take(&mut members, "params");
+    let answer = take(&mut members, "result").is_some();
+    let error = take(&mut members, "error").is_some();
+    let method = match method {
+        Some(node) => match node.kind {
+            Kind::String(s) => Some(s.value),
+            // A member of the wrong type: left to the server.
+            _ => return Message::Other,
+        },
+        None => None,
+    };
+    let id = id.map(|node| Id::of_text(&text[node.span]));
+    match (id, method) {
+        (Some(id), Some(method)) => {
+            let mut params = params.and_then(|node| match node.kind {
+                Kind::Object(members) => Some(members),
+                _ => None,
+            });
+            let call = match (&method[..], params.as_mut()) {
+                ("tools/call", Some(params)) => {
+                    let name = take(params, "name").and_then(|node| match node.kind {
+                        Kind::String(s) => Some(s.value),
+                        _ => None,
+                    });
+                    name.map(|name| Call {
+                        name,
+                        arguments: take(params, "arguments"),
+                    })
+                }
+                _ => None,
+            };
+            let cursor = method == "tools/list"
+                && params
+                    .as_mut()
+                    .and_then(|params| take(params, "cursor"))
+                    .is_some_and(|cursor| cursor.as_str().is_some());
+            Message::Request {
+                id,
+                method,
+                call,
+                cursor,
+            }
+        }
+        (None, Some(method)) => {
+            let cancelled = (method == "notifications/cancelled")
+                .then(|| match params?.kind {
+                    Kind::Object(mut members) => {
+                        let id = take(&mut members, "requestId")?;
+                        Some(Id::of_text(&text[id.span]))
+                    }
+                    _ => None,
+                })
+                .flatten();
+            Message::Notification { method, cancelled }
+        }
+        (Some(id), None) if answer || error => Message::Response { id, error },
+        _ => Message::Other,
+    }
+}
+
+/// Reads a server's line (without its line ending) for routing.
 pub fn parse(line: &[u8]) -> Message {
     let Ok(text) = std::str::from_utf8(line) else {
         return Message::Malformed;
     };
     match text.trim_start().as_bytes().first() {
         Some(b'{') => match serde_json::from_str::<Envelope<'_>>(text) {
-            Ok(envelope) => classify(text, envelope),
+            Ok(envelope) => classify(envelope),
             Err(_) => other_or_malformed(text),
         },
         Some(b'[') => match serde_json::from_str::<Vec<Envelope<'_>>>(text) {
             Ok(batch) => Message::Batch(
                 batch
                     .into_iter()
-                    .map(|envelope| classify(text, envelope))
+                    .map(classify)
                     .filter(|message| {
                         matches!(message, Message::Request { .. } | Message::Response { .. })
                     })
@@ -193,13 +289,12 @@ fn other_or_malformed(text: &str) -> Message {
     }
 }
 
-fn classify(line: &str, envelope: Envelope<'_>) -> Message {
+fn classify(envelope: Envelope<'_>) -> Message {
     match (envelope.id, envelope.method) {
         (Some(id), Some(method)) => {
             let id = Id::of(id);
-            let call = (method == "tools/call")
-                .then(|| call(line, envelope.params?))
-                .flatten();
+            // A server's request is never a `tools/call` the proxy checks.
+            let call = None;
             let cursor = method == "tools/list"
                 && envelope.params.is_some_and(|params| {
                     serde_json::from_str::<ListParams<'_>>(params.get())
@@ -235,37 +330,11 @@ fn classify(line: &str, envelope: Envelope<'_>) -> Message {
     }
 }
 
-/// The name and arguments of a `tools/call`; `None` when `params` is not an object with a
-/// string `name` (the server answers such a call itself).
-fn call(line: &str, params: &RawValue) -> Option<Call> {
-    let parsed = serde_json::from_str::<CallParams<'_>>(params.get()).ok()?;
-    let arguments = match parsed.arguments {
-        None => None,
-        Some(raw) => {
-            let value = serde_json::from_str::<Value>(raw.get()).ok()?;
-            Some((span(line, raw.get())?, value))
-        }
-    };
-    Some(Call {
-        name: parsed.name.into_owned(),
-        arguments,
-    })
-}
-
-/// The byte range of `part` inside `line`, when `part` borrows from it (a [`RawValue`] read
-/// from `line` does).
-fn span(line: &str, part: &str) -> Option<Range<usize>> {
-    let start = (part.as_ptr() as usize).checked_sub(line.as_ptr() as usize)?;
-    let end = start.checked_add(part.len())?;
-    (end <= line.len() && line.get(start..end) == Some(part)).then_some(start..end)
-}
-
-/// The line with the bytes at `range` replaced by `value`'s compact JSON, and a line ending.
-pub fn splice(line: &[u8], range: Range<usize>, value: &Value) -> Vec<u8> {
-    let value = value.to_string();
-    let mut out = Vec::with_capacity(line.len() + value.len() + 1);
+/// The line with the bytes at `range` replaced by `text`, and a line ending.
+pub fn splice(line: &[u8], range: Range<usize>, text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(line.len() + text.len() + 1);
     out.extend_from_slice(&line[..range.start]);
-    out.extend_from_slice(value.as_bytes());
+    out.extend_from_slice(text.as_bytes());
     out.extend_from_slice(&line[range.end..]);
     out.push(b'\n');
     out
@@ -357,10 +426,10 @@ mod tests {
 
     #[test]
     fn a_call_keeps_its_id_text_and_finds_its_arguments() {
-        let line = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"view","arguments":{"paths":"[\"a\"]"},"_meta":{"progressToken":1}}}"#;
+        let line = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"view","arguments":{"paths":"[\"a\"]", "pad":1e400},"_meta":{"progressToken":1}}}"#;
         let Message::Request {
             id, method, call, ..
-        } = parse(line)
+        } = parse_client(line)
         else {
             panic!("not a request")
         };
@@ -368,76 +437,79 @@ mod tests {
         assert_eq!(method, "tools/call");
         let call = call.unwrap();
         assert_eq!(call.name, "view");
-        let (range, value) = call.arguments.unwrap();
-        assert_eq!(&line[range.clone()], br#"{"paths":"[\"a\"]"}"#);
-        assert_eq!(value, json!({"paths": "[\"a\"]"}));
-        let spliced = splice(line, range, &json!({"paths": ["a"]}));
+        let range = call.arguments.unwrap().span;
+        assert_eq!(&line[range.clone()], br#"{"paths":"[\"a\"]", "pad":1e400}"#);
+        let spliced = splice(line, range, r#"{"paths":["a"], "pad":1e400}"#);
         assert_eq!(
             spliced,
-            b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"view\",\"arguments\":{\"paths\":[\"a\"]},\"_meta\":{\"progressToken\":1}}}\n"
+            b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"view\",\"arguments\":{\"paths\":[\"a\"], \"pad\":1e400},\"_meta\":{\"progressToken\":1}}}\n"
         );
     }
 
     #[test]
     fn ids_compare_by_value_and_echo_as_written() {
-        let Message::Request { id, .. } =
-            parse(br#"{"id": "a\u0062" , "method":"ping","jsonrpc":"2.0"}"#)
-        else {
-            panic!()
-        };
-        assert_eq!(id.raw, r#""a\u0062""#);
-        assert_eq!(id.key, r#""ab""#);
-        assert!(result_line(&id, "{}").starts_with(br#"{"jsonrpc":"2.0","id":"a\u0062","#));
+        for parse in [parse, parse_client] {
+            let Message::Request { id, .. } =
+                parse(br#"{"id": "a\u0062" , "method":"ping","jsonrpc":"2.0"}"#)
+            else {
+                panic!()
+            };
+            assert_eq!(id.raw, r#""a\u0062""#);
+            assert_eq!(id.key, r#""ab""#);
+            assert!(result_line(&id, "{}").starts_with(br#"{"jsonrpc":"2.0","id":"a\u0062","#));
+        }
     }
 
     #[test]
     fn kinds_of_lines() {
-        assert!(matches!(
-            parse(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x"}}"#),
-            Message::Notification { cancelled: Some(Id { ref key, .. }), .. } if key == "\"x\""
-        ));
-        assert!(matches!(
-            parse(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}"#),
-            Message::Response { error: true, .. }
-        ));
-        assert!(matches!(
-            parse(br#"{"jsonrpc":"2.0","id":3,"result":{}}"#),
-            Message::Response { error: false, .. }
-        ));
-        assert!(matches!(parse(b"{\"jsonrpc\":\"2.0\""), Message::Malformed));
-        assert!(matches!(parse(b"hello"), Message::Malformed));
-        assert!(matches!(parse(b"\xff{}"), Message::Malformed));
-        assert!(matches!(parse(b"42"), Message::Other));
-        // A member of the wrong type is valid JSON the proxy leaves to the server.
-        assert!(matches!(
-            parse(br#"{"jsonrpc":"2.0","id":1,"method":5}"#),
-            Message::Other
-        ));
-        let Message::Batch(items) = parse(
-            br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"result":{}}]"#,
-        ) else {
-            panic!()
-        };
-        assert_eq!(items.len(), 2);
-        let Message::Request { cursor, .. } =
-            parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"2"}}"#)
-        else {
-            panic!()
-        };
-        assert!(cursor);
+        for parse in [parse, parse_client] {
+            assert!(matches!(
+                parse(br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x"}}"#),
+                Message::Notification { cancelled: Some(Id { ref key, .. }), .. } if key == "\"x\""
+            ));
+            assert!(matches!(
+                parse(br#"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}"#),
+                Message::Response { error: true, .. }
+            ));
+            assert!(matches!(
+                parse(br#"{"jsonrpc":"2.0","id":3,"result":{}}"#),
+                Message::Response { error: false, .. }
+            ));
+            assert!(matches!(parse(b"{\"jsonrpc\":\"2.0\""), Message::Malformed));
+            assert!(matches!(parse(b"hello"), Message::Malformed));
+            assert!(matches!(parse(b"\xff{}"), Message::Malformed));
+            assert!(matches!(parse(b"42"), Message::Other));
+            // A member of the wrong type is valid JSON the proxy leaves to the server.
+            assert!(matches!(
+                parse(br#"{"jsonrpc":"2.0","id":1,"method":5}"#),
+                Message::Other
+            ));
+            let Message::Batch(items) = parse(
+                br#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"result":{}}]"#,
+            ) else {
+                panic!()
+            };
+            assert_eq!(items.len(), 2);
+            let Message::Request { cursor, .. } =
+                parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"2"}}"#)
+            else {
+                panic!()
+            };
+            assert!(cursor);
+        }
     }
 
     #[test]
     fn a_call_without_usable_params_is_left_to_the_server() {
         let Message::Request { call, .. } =
-            parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":3}}"#)
+            parse_client(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":3}}"#)
         else {
             panic!()
         };
         assert!(call.is_none());
-        let Message::Request { call, .. } =
-            parse(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#)
-        else {
+        let Message::Request { call, .. } = parse_client(
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}"#,
+        ) else {
             panic!()
         };
         assert!(call.unwrap().arguments.is_none());

@@ -1,22 +1,19 @@
 //! The routing between the client (the proxy's standard input and output) and the server (a
 //! child process's pipes).
 //!
-//! Four threads: one reads each side, one writes each side. The readers decide, under one
-//! lock ([`State`]), what each line becomes, and queue the outcome on the writers' channels
-//! while still holding it, so the order of every queue is the order of the decisions. The
-//! writers only write, so a slow peer never blocks a decision, and they flush whenever their
-//! queue runs dry, so pipelined traffic goes out in large writes and a lone message at once.
+//! The reader threads (`pipes`) decide, under one lock ([`State`]), what each line becomes,
+//! and queue the outcome on the writers' channels while still holding it, so the order of
+//! every queue is the order of the decisions.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
-use std::process::{Child, ExitStatus};
-use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread;
+use std::sync::mpsc::Sender;
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
-use crate::check::{Check, Verdict};
+use crate::check::Verdict;
 use crate::log::log;
-use crate::message::{self, Call, Id, ListPage, Message, ToolDef};
+use crate::message::{self, Call, Id, Message};
+use crate::tools::{Listing, Tool, Tools};
 
 /// The JSON-RPC error code of the answers the proxy gives for the server (`-32000`, the start
 /// of the implementation-defined server errors): the server exited before answering.
@@ -26,6 +23,26 @@ pub const PARSE_ERROR: i64 = -32700;
 /// At most this many pages of the proxy's own `tools/list` are read (a server that hands out
 /// cursors forever is not followed forever).
 const MAX_PAGES: usize = 1000;
+
+/// What the command line asks of the routing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `--refuse-invalid`: refuse every call the schema rejects, not only what stitch's rules
+    /// refuse.
+    pub refuse_invalid: bool,
+    /// `--list-timeout`: how long calls wait for the proxy's own `tools/list` before they go
+    /// on unchecked.
+    pub list_timeout: Duration,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            refuse_invalid: false,
+            list_timeout: Duration::from_secs(10),
+        }
+    }
+}
 
 /// What a writer thread receives.
 pub enum Out {
@@ -50,28 +67,16 @@ struct Pending {
     list: Option<bool>,
 }
 
-/// The proxy's own `tools/list`, page by page.
-struct Listing {
-    /// The id of the page asked for last.
-    id: Id,
-    tools: Vec<ToolDef>,
-    pages: usize,
-}
-
-/// One tool the server lists: its compiled schema, or `None` when it has none the coercer
-/// can read (its calls are forwarded unchecked).
-struct Tool {
-    check: Option<Check>,
-}
-
 /// Everything the two readers share.
 #[derive(Default)]
 struct State {
-    tools: HashMap<String, Tool>,
+    tools: Tools,
     /// A full list of the tools is known: none yet, or one made stale by
     /// `notifications/tools/list_changed`, makes a call wait for the proxy's own listing.
     known: bool,
     listing: Option<Listing>,
+    /// How many listings the proxy started: the generation of the current one.
+    listings: u64,
     /// Keys of the proxy's own requests not answered yet (the current listing's and stale
     /// ones): their answers are swallowed.
     own: HashSet<String>,
@@ -79,7 +84,8 @@ struct State {
     /// Client lines waiting, in order, behind a call that waits for the schemas. While it is
     /// not empty every client line but a response joins it.
     held: VecDeque<Held>,
-    pending: HashMap<String, Pending>,
+    /// By id key: requests the client may have sent with the same id, each answered.
+    pending: HashMap<String, VecDeque<Pending>>,
     next_seq: u64,
     server_gone: bool,
 }
@@ -90,7 +96,19 @@ impl State {
         self.next_seq += 1;
         let seq = self.next_seq;
         self.pending
-            .insert(id.key.clone(), Pending { seq, id, list });
+            .entry(id.key.clone())
+            .or_default()
+            .push_back(Pending { seq, id, list });
+    }
+
+    /// The oldest pending request with id `key`, taken out (a response answers it).
+    fn take_pending(&mut self, key: &str) -> Option<Pending> {
+        let queue = self.pending.get_mut(key)?;
+        let pending = queue.pop_front();
+        if queue.is_empty() {
+            self.pending.remove(key);
+        }
+        pending
     }
 }
 
@@ -101,15 +119,32 @@ pub struct Proxy {
     to_client: Sender<Out>,
     /// The prefix of the proxy's own request ids: `stitch-proxy-<nonce>-`.
     own_prefix: String,
+    options: Options,
+    /// Where a new listing's deadline goes (the timer thread of `pipes`).
+    timer: Option<Sender<(Instant, u64)>>,
 }
 
 impl Proxy {
-    fn new(to_server: Sender<Out>, to_client: Sender<Out>) -> Proxy {
+    pub fn new(
+        to_server: Sender<Out>,
+        to_client: Sender<Out>,
+        options: Options,
+        timer: Option<Sender<(Instant, u64)>>,
+    ) -> Proxy {
+        let state = State {
+            tools: Tools {
+                refuse_invalid: options.refuse_invalid,
+                ..Tools::default()
+            },
+            ..State::default()
+        };
         Proxy {
-            state: Mutex::new(State::default()),
+            state: Mutex::new(state),
             to_server,
             to_client,
             own_prefix: format!("stitch-proxy-{:016x}-", nonce()),
+            options,
+            timer,
         }
     }
 
@@ -142,7 +177,7 @@ impl Proxy {
             return;
         }
         // Parsed before taking the lock, which the server's side shares.
-        let message = message::parse(body);
+        let message = message::parse_client(body);
         let mut state = self.lock();
         self.route_client(&mut state, line, message);
     }
@@ -159,7 +194,7 @@ impl Proxy {
 
     /// A client line, parsed again (a held one).
     fn client_line(&self, state: &mut State, line: Vec<u8>) {
-        let message = message::parse(message::trim_end(&line));
+        let message = message::parse_client(message::trim_end(&line));
         self.route_client(state, line, message);
     }
 
@@ -206,7 +241,7 @@ impl Proxy {
                 log!(Debug, "client notification {method}");
                 if let Some(cancelled) = cancelled {
                     // The server need not answer a cancelled request.
-                    state.pending.remove(&cancelled.key);
+                    state.take_pending(&cancelled.key);
                 }
                 self.to_server(line);
             }
@@ -240,11 +275,15 @@ impl Proxy {
 
     /// A `tools/call` while the schemas are known: refused, repaired or forwarded as it came.
     fn call(&self, state: &mut State, line: Vec<u8>, id: Id, call: Call) {
-        let verdict = match (state.tools.get(&call.name), &call.arguments) {
+        let body = message::trim_end(&line);
+        let check = state.tools.by_name.get(&call.name);
+        let verdict = match (check, &call.arguments, std::str::from_utf8(body)) {
             // Absent or null `arguments` (no arguments) and unknown tools are the server's
             // to judge.
-            (Some(Tool { check: Some(check) }), Some((_, arguments))) if !arguments.is_null() => {
-                check.run(arguments)
+            (Some(Tool { check: Some(check) }), Some(arguments), Ok(text))
+                if !matches!(arguments.kind, crate::raw::Kind::Null) =>
+            {
+                check.run(text, arguments)
             }
             _ => Verdict::Clean,
         };
@@ -259,20 +298,26 @@ impl Proxy {
                 state.add_pending(id, None);
                 self.to_server(line);
             }
-            Verdict::Repaired(arguments) => {
-                log!(Info, "call {} to {} repaired", id.raw, call.name);
-                let range = call.arguments.map(|(range, _)| range).unwrap_or_default();
-                let line = message::splice(message::trim_end(&line), range, &arguments);
+            Verdict::Repaired { arguments, paths } => {
+                log!(
+                    Info,
+                    "call {} to {} repaired: {}",
+                    id.raw,
+                    call.name,
+                    paths_of(&paths)
+                );
+                let range = call.arguments.map(|node| node.span).unwrap_or_default();
+                let line = message::splice(body, range, &arguments);
                 state.add_pending(id, None);
                 self.to_server(line);
             }
-            Verdict::Refused(messages) => {
+            Verdict::Refused { messages, paths } => {
                 log!(
                     Info,
                     "call {} to {} refused: {}",
                     id.raw,
                     call.name,
-                    messages.replace('\n', "; ")
+                    paths_of(&paths)
                 );
                 self.to_client(message::refusal_line(&id, &messages));
             }
@@ -289,13 +334,41 @@ impl Proxy {
         match &mut state.listing {
             Some(listing) => listing.id = id,
             None => {
+                state.listings += 1;
+                let generation = state.listings;
                 state.listing = Some(Listing {
                     id,
                     tools: Vec::new(),
                     pages: 0,
-                })
+                    generation,
+                });
+                if let Some(timer) = &self.timer {
+                    let _ = timer.send((Instant::now() + self.options.list_timeout, generation));
+                }
             }
         }
+    }
+
+    /// The listing `generation`'s time is up: if it is still the one calls wait for, the held
+    /// calls go on unchecked (the server answers them), and so do later calls until a list
+    /// comes. A list that comes later is still learnt.
+    pub fn list_timed_out(&self, generation: u64) {
+        let mut state = self.lock();
+        let waiting = state
+            .listing
+            .as_ref()
+            .is_some_and(|listing| listing.generation == generation);
+        if !waiting || state.known || state.server_gone {
+            return;
+        }
+        log!(
+            Warn,
+            "the server did not list its tools within {} s: {} held line(s) and later calls go on unchecked until it does",
+            self.options.list_timeout.as_secs_f64(),
+            state.held.len()
+        );
+        state.known = true;
+        self.release(&mut state);
     }
 
     /// One line from the server.
@@ -312,10 +385,10 @@ impl Proxy {
                     self.own_response(&mut state, &id, error, body);
                     return;
                 }
-                if let Some(pending) = state.pending.remove(&id.key) {
+                if let Some(pending) = state.take_pending(&id.key) {
                     if let (Some(later_page), false) = (pending.list, error) {
                         if let Some(page) = message::list_page(body) {
-                            learn_client_page(&mut state, page, later_page);
+                            self.learn_client_page(&mut state, page, later_page);
                         }
                     }
                     log!(Debug, "server answer to {}", pending.id.raw);
@@ -338,7 +411,7 @@ impl Proxy {
                 let mut lists = Vec::new();
                 for item in items {
                     if let Message::Response { id, error } = item {
-                        if let Some(pending) = state.pending.remove(&id.key) {
+                        if let Some(pending) = state.take_pending(&id.key) {
                             if let (Some(later_page), false) = (pending.list, error) {
                                 lists.push((id.key, later_page));
                             }
@@ -349,7 +422,7 @@ impl Proxy {
                     for (id, page) in message::batch_list_pages(body) {
                         if let Some((_, later_page)) = lists.iter().find(|(key, _)| *key == id.key)
                         {
-                            learn_client_page(&mut state, page, *later_page);
+                            self.learn_client_page(&mut state, page, *later_page);
                         }
                     }
                 }
@@ -411,7 +484,7 @@ impl Proxy {
                     listing.tools.len(),
                     listing.pages
                 );
-                state.tools = compile(listing.tools);
+                state.tools.replace(listing.tools);
                 state.known = true;
                 self.release(state);
             }
@@ -439,7 +512,7 @@ impl Proxy {
         let held = std::mem::take(&mut state.held);
         state.listing = None;
         let mut answered = 0;
-        let mut waiting: Vec<Pending> = pending.into_values().collect();
+        let mut waiting: Vec<Pending> = pending.into_values().flatten().collect();
         // In the order the client sent them.
         waiting.sort_by_key(|pending| pending.seq);
         for pending in waiting {
@@ -448,7 +521,7 @@ impl Proxy {
         }
         for item in held {
             let Held::Line(line) = item else { continue };
-            let requests = match message::parse(message::trim_end(&line)) {
+            let requests = match message::parse_client(message::trim_end(&line)) {
                 Message::Batch(items) => items,
                 message => vec![message],
             };
@@ -468,48 +541,26 @@ impl Proxy {
     }
 }
 
-/// The message of the error a request gets when the server is gone.
-const GONE: &str = "stitch-proxy: the MCP server exited before answering";
-
-/// Learns from a `tools/list` page the client asked for: a complete single-page list replaces
-/// what is known; any other page adds its tools.
-fn learn_client_page(state: &mut State, page: ListPage, later_page: bool) {
-    if !later_page && page.next_cursor.is_none() {
-        state.tools = compile(page.tools);
-        if state.listing.is_none() {
+impl Proxy {
+    /// Learns from a `tools/list` page the client asked for.
+    fn learn_client_page(&self, state: &mut State, page: message::ListPage, later_page: bool) {
+        if state.tools.learn_client_page(page, later_page) && state.listing.is_none() {
             state.known = true;
         }
-    } else {
-        state.tools.extend(compile(page.tools));
     }
 }
 
-/// Compiles each tool's schema.
-fn compile(tools: Vec<ToolDef>) -> HashMap<String, Tool> {
-    tools
-        .into_iter()
-        .map(|tool| {
-            let check = match &tool.input_schema {
-                None => {
-                    log!(Warn, "tool {} has no inputSchema: its calls pass unchecked", tool.name);
-                    None
-                }
-                Some(schema) => match Check::new(schema) {
-                    Ok(check) => Some(check),
-                    Err(error) => {
-                        log!(
-                            Warn,
-                            "the inputSchema of tool {} cannot be read ({error}): its calls pass unchecked",
-                            tool.name
-                        );
-                        None
-                    }
-                },
-            };
-            (tool.name, Tool { check })
-        })
-        .collect()
+/// The positions of a verdict, for the log: paths only, never values.
+fn paths_of(paths: &[String]) -> String {
+    let named: Vec<&str> = paths
+        .iter()
+        .map(|p| if p.is_empty() { "the arguments" } else { p })
+        .collect();
+    named.join(", ")
 }
+
+/// The message of the error a request gets when the server is gone.
+const GONE: &str = "stitch-proxy: the MCP server exited before answering";
 
 /// A number that differs between runs, for the proxy's own request ids.
 fn nonce() -> u64 {
@@ -523,163 +574,6 @@ fn nonce() -> u64 {
     hasher.finish()
 }
 
-/// Reads lines until the end of `input`, handing each (line ending included) to `each`.
-fn read_lines(input: impl Read, side: &str, mut each: impl FnMut(Vec<u8>)) {
-    let mut reader = BufReader::with_capacity(1 << 16, input);
-    loop {
-        let mut line = Vec::new();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => return,
-            Ok(_) => each(line),
-            Err(error) => {
-                log!(Error, "reading from the {side} failed: {error}");
-                return;
-            }
-        }
-    }
-}
-
-/// Writes queued lines to `output`, flushing whenever the queue runs dry; `on_error` runs
-/// once if a write fails (the rest of the queue is then dropped).
-fn write_lines(output: impl Write, queue: Receiver<Out>, on_error: impl FnOnce(io::Error)) {
-    let mut output = Some(BufWriter::with_capacity(1 << 16, output));
-    let mut on_error = Some(on_error);
-    let mut fail = |output: &mut Option<BufWriter<_>>, error| {
-        *output = None;
-        if let Some(on_error) = on_error.take() {
-            on_error(error);
-        }
-    };
-    while let Ok(first) = queue.recv() {
-        let mut next = Some(first);
-        while let Some(item) = next.take() {
-            match item {
-                Out::Line(line) => {
-                    if let Some(writer) = output.as_mut() {
-                        if let Err(error) = writer.write_all(&line) {
-                            fail(&mut output, error);
-                        }
-                    }
-                }
-                Out::End => {
-                    if let Some(mut writer) = output.take() {
-                        if let Err(error) = writer.flush() {
-                            fail(&mut output, error);
-                        }
-                    }
-                    return;
-                }
-            }
-            next = queue.try_recv().ok();
-        }
-        if let Some(writer) = output.as_mut() {
-            if let Err(error) = writer.flush() {
-                fail(&mut output, error);
-            }
-        }
-    }
-}
-
-/// Runs the proxy between this process's standard streams and `child` (spawned with piped
-/// standard input and output) until the server's output ends; returns how the server exited.
-pub fn run(mut child: Child) -> io::Result<ExitStatus> {
-    let server_in = child.stdin.take().expect("the server's stdin is piped");
-    let server_out = child.stdout.take().expect("the server's stdout is piped");
-    let (to_server, server_queue) = mpsc::channel();
-    let (to_client, client_queue) = mpsc::channel();
-    let proxy = Arc::new(Proxy::new(to_server.clone(), to_client.clone()));
-
-    thread::Builder::new()
-        .name("to-server".into())
-        .spawn(move || {
-            write_lines(server_in, server_queue, |error| {
-                log!(Warn, "writing to the server failed: {error}");
-            });
-            // Dropping the pipe here closes the server's standard input.
-        })?;
-    let client_writer = {
-        let to_server = to_server.clone();
-        thread::Builder::new()
-            .name("to-client".into())
-            .spawn(move || {
-                write_lines(io::stdout().lock(), client_queue, |error| {
-                    // The client is gone: let the server see the end of its input too.
-                    log!(
-                        Info,
-                        "writing to the client failed ({error}): closing the server's input"
-                    );
-                    let _ = to_server.send(Out::End);
-                });
-            })?
-    };
-    {
-        let proxy = Arc::clone(&proxy);
-        thread::Builder::new()
-            .name("from-client".into())
-            .spawn(move || {
-                read_lines(io::stdin().lock(), "client", |line| proxy.client_sent(line));
-                log!(Debug, "the client closed its output");
-                proxy.client_closed();
-            })?;
-    }
-
-    read_lines(server_out, "server", |line| proxy.server_sent(line));
-    proxy.server_closed();
-    let status = child.wait()?;
-    log!(Info, "the server exited: {status}");
-    let _ = to_client.send(Out::End);
-    let _ = client_writer.join();
-    Ok(status)
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lines(queue: &Receiver<Out>) -> Vec<String> {
-        queue
-            .try_iter()
-            .map(|out| match out {
-                Out::Line(line) => String::from_utf8(line).unwrap(),
-                Out::End => "END".into(),
-            })
-            .collect()
-    }
-
-    #[test]
-    fn answers_to_the_servers_requests_never_wait_behind_a_held_call() {
-        let (to_server, server) = mpsc::channel();
-        let (to_client, client) = mpsc::channel();
-        let proxy = Proxy::new(to_server, to_client);
-        proxy.client_sent(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":"[1]"}}}"#.to_vec());
-        proxy.client_sent(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#.to_vec());
-        proxy.client_sent(br#"{"jsonrpc":"2.0","id":"s1","result":{}}"#.to_vec());
-        proxy.client_closed();
-        // The proxy's own list request, then the answer to the server's request; the call
-        // and the notification wait.
-        let sent = lines(&server);
-        assert_eq!(sent.len(), 2, "{sent:?}");
-        assert!(sent[0].contains(r#""method":"tools/list""#), "{sent:?}");
-        assert_eq!(
-            sent[1],
-            "{\"jsonrpc\":\"2.0\",\"id\":\"s1\",\"result\":{}}\n"
-        );
-        let own_id: serde_json::Value = serde_json::from_str(&sent[0]).unwrap();
-        let answer = format!(
-            r#"{{"jsonrpc":"2.0","id":{},"result":{{"tools":[{{"name":"t","inputSchema":{{"type":"object","properties":{{"x":{{"type":"array"}}}}}}}}]}}}}"#,
-            own_id["id"]
-        );
-        proxy.server_sent(answer.into_bytes());
-        // Released in order: the repaired call, the notification, then the end of input.
-        assert_eq!(
-            lines(&server),
-            [
-                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{\"x\":[1]}}}\n",
-                "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n",
-                "END",
-            ]
-        );
-        // The answer to the proxy's own request never reached the client.
-        assert!(lines(&client).is_empty());
-    }
-}
+#[path = "proxy_tests.rs"]
+mod tests;

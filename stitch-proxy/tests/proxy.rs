@@ -1,205 +1,15 @@
-//! The proxy between a test (the client) and a fake MCP server (tests/support/fake_server.rs),
-//! over real pipes: each test starts `stitch-proxy -- stitch-proxy-fake-server --record FILE`,
-//! writes the client's lines, reads what comes back, and reads FILE for exactly what reached
-//! the server. Every wait is bounded.
+//! The proxy between a test (the client) and the fake MCP server (tests/support), over real
+//! pipes: what reaches the server, what comes back, logs, exit codes and signals.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver};
+mod support;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-
-const PROXY: &str = env!("CARGO_BIN_EXE_stitch-proxy");
-const SERVER: &str = env!("CARGO_BIN_EXE_stitch-proxy-fake-server");
-const WAIT: Duration = Duration::from_secs(20);
-const TEXT_LIST: &str =
-    "is a list written as text \u{2014} pass the array itself, not JSON written as text";
-
-/// A running proxy with the fake server behind it.
-struct Session {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: Receiver<String>,
-    stderr: thread::JoinHandle<String>,
-    dir: PathBuf,
-    /// Lines read while waiting for another one.
-    seen: Vec<Value>,
-}
-
-static SESSIONS: AtomicUsize = AtomicUsize::new(0);
-
-impl Session {
-    fn start(proxy_args: &[&str], server_args: &[&str]) -> Session {
-        let dir = std::env::temp_dir().join(format!(
-            "stitch-proxy-test-{}-{}",
-            std::process::id(),
-            SESSIONS.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        let record = dir.join("record.jsonl");
-        let mut child = Command::new(PROXY)
-            .args(proxy_args)
-            .arg("--")
-            .arg(SERVER)
-            .arg("--record")
-            .arg(&record)
-            .args(server_args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (lines, stdout_lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if lines.send(line).is_err() {
-                    return;
-                }
-            }
-        });
-        let mut stderr = child.stderr.take().unwrap();
-        let stderr = thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        });
-        Session {
-            stdin: child.stdin.take(),
-            child,
-            stdout: stdout_lines,
-            stderr,
-            dir,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn send_json(&mut self, message: &Value) {
-        self.send(&message.to_string());
-    }
-
-    /// The next line the client receives, as text.
-    fn recv_line(&mut self) -> String {
-        self.stdout
-            .recv_timeout(WAIT)
-            .expect("the proxy answers in time")
-    }
-
-    /// The next message the client receives.
-    fn recv(&mut self) -> Value {
-        let line = self.recv_line();
-        serde_json::from_str(&line).unwrap_or_else(|_| panic!("not JSON on stdout: {line:?}"))
-    }
-
-    /// Waits for the answer to `id`; what arrives before it is kept in `seen`.
-    fn answer(&mut self, id: &Value) -> Value {
-        if let Some(at) = self
-            .seen
-            .iter()
-            .position(|m| m.get("id") == Some(id) && m.get("method").is_none())
-        {
-            return self.seen.remove(at);
-        }
-        loop {
-            let message = self.recv();
-            if message.get("id") == Some(id) && message.get("method").is_none() {
-                return message;
-            }
-            self.seen.push(message);
-        }
-    }
-
-    fn request(&mut self, id: Value, method: &str, params: Value) -> Value {
-        self.send_json(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.answer(&id)
-    }
-
-    fn call(&mut self, id: i64, tool: &str, arguments: Value) -> Value {
-        self.request(
-            json!(id),
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        )
-    }
-
-    fn initialize(&mut self) {
-        let answer = self.request(
-            json!(0),
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "test", "version": "0"}}),
-        );
-        assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
-        self.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
-    }
-
-    /// Every line that reached the server so far.
-    fn record(&self) -> Vec<String> {
-        std::fs::read_to_string(self.dir.join("record.jsonl"))
-            .unwrap_or_default()
-            .lines()
-            .map(str::to_owned)
-            .collect()
-    }
-
-    /// Closes the client's side and waits for the proxy: its exit and its standard error.
-    fn finish(mut self) -> (ExitStatus, String) {
-        drop(self.stdin.take());
-        let status = wait(&mut self.child);
-        let stderr = std::mem::replace(&mut self.stderr, thread::spawn(String::new));
-        (status, stderr.join().unwrap())
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn wait(child: &mut Child) -> ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        assert!(start.elapsed() < WAIT, "the proxy did not exit in time");
-        thread::sleep(Duration::from_millis(10));
-    }
-}
-
-fn tool_text(answer: &Value) -> &str {
-    answer["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{answer}"))
-}
-
-fn is_error(answer: &Value) -> bool {
-    answer["result"]["isError"] == json!(true)
-}
-
-/// The record's lines that are `tools/call`s, parsed.
-fn calls(record: &[String]) -> Vec<Value> {
-    record
-        .iter()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|m| m["method"] == "tools/call")
-        .collect()
-}
+use support::*;
 
 #[test]
 fn a_clean_call_reaches_the_server_byte_for_byte() {
@@ -278,10 +88,10 @@ fn json_text_where_no_string_is_expected_is_repaired() {
     assert_eq!(tool_text(&answer), r#"tag {"tags":["x","y"]}"#);
     assert!(!is_error(&answer));
     let record = s.record();
-    // Only the arguments' bytes changed.
+    // Only the repaired string changed: it is the list as the client wrote it in the string.
     assert!(
         record.iter().any(|l| l
-            == r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"tag","arguments":{"tags":["x","y"]},"_meta":{"progressToken":9}}}"#),
+            == r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"tag","arguments":{"tags":["x", "y"]},"_meta":{"progressToken":9}}}"#),
         "{record:#?}"
     );
 }
@@ -315,8 +125,8 @@ fn a_call_before_any_list_waits_for_the_proxys_own_list_of_every_page() {
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .take_while(|m| m["method"] == "tools/list")
         .collect();
-    // 10 tools in pages of 2: five requests, the later ones with the cursor.
-    assert_eq!(lists.len(), 5, "{record:#?}");
+    // 13 tools in pages of 2: seven requests, the later ones with the cursor.
+    assert_eq!(lists.len(), 7, "{record:#?}");
     assert!(lists
         .iter()
         .all(|m| m["id"].as_str().unwrap().starts_with("stitch-proxy-")));
@@ -336,7 +146,7 @@ fn a_call_before_any_list_waits_for_the_proxys_own_list_of_every_page() {
     let (status, stderr) = s.finish();
     assert!(status.success());
     assert!(
-        stderr.contains("10 tools learnt from 5 page(s)"),
+        stderr.contains("13 tools learnt from 7 page(s)"),
         "{stderr}"
     );
 }
@@ -453,15 +263,18 @@ fn stdout_carries_only_protocol_and_logs_go_to_stderr_by_level() {
         let (status, stderr) = s.finish();
         assert!(status.success());
         assert_eq!(
-            stderr.contains(&format!(
-                "stitch-proxy: info: call 2 to view refused: paths {TEXT_LIST}"
-            )),
+            stderr.contains("stitch-proxy: info: call 2 to view refused: paths\n"),
             refusal_logged,
             "--log {level}: {stderr}"
         );
         assert_eq!(
-            stderr.contains("call 3 to tag repaired"),
+            stderr.contains("stitch-proxy: info: call 3 to tag repaired: tags\n"),
             refusal_logged,
+            "{stderr}"
+        );
+        // Paths, never values.
+        assert!(
+            !stderr.contains("[\\\"a\\\"]") && !stderr.contains("[\"a\"]"),
             "{stderr}"
         );
         assert_eq!(

@@ -4,12 +4,17 @@
 //!
 //! ```text
 //! stitch-proxy-fake-server [--record FILE] [--page-size N] [--exit-code N] [--list-error]
+//!                          [--never-list]
 //! ```
 //!
 //! `--record` appends every line the server receives, as it arrived, to FILE, so a test sees
 //! exactly what reached the server. `--page-size` splits `tools/list` into pages with
 //! `nextCursor`. `--exit-code` is the exit code at the end of standard input.
-//! `--list-error` answers `tools/list` with an error.
+//! `--list-error` answers `tools/list` with an error; `--never-list` never answers it.
+//!
+//! A line `serde_json::Value` cannot hold (`1e400`, a lone surrogate, deep nesting) is
+//! answered all the same: a tool call gets `<tool> raw <arguments as received>`. It is an
+//! example of the package (not a binary `cargo install` would install); the tests build it.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -22,6 +27,7 @@ struct Server {
     record: Option<File>,
     page_size: usize,
     list_error: bool,
+    never_list: bool,
     /// After the `swap` tool: `tags` becomes a plain string and the tool `late` appears.
     swapped: bool,
     /// Lines read while waiting for the client's answer to a sampling request.
@@ -44,6 +50,24 @@ fn tools(swapped: bool) -> Vec<Value> {
         json!({"name": "garbage", "inputSchema": {"type": "object"}}),
         json!({"name": "crash", "inputSchema": {"type": "object"}}),
         json!({"name": "kill", "inputSchema": {"type": "object"}}),
+        // Values a server judges itself: lax integers, numbers, bounds, a pattern.
+        json!({"name": "label", "inputSchema": {"type": "object", "properties": {
+            "n": {"type": "integer"},
+            "head": {"type": "number"},
+            "code": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 3},
+            "tags": string_list,
+            "paths": {"anyOf": [{"type": "string"}, string_list]},
+            "note": {"type": "string"}}, "required": ["n"]}}),
+        // `paths` reaches `OneOrMany<String>` through `allOf`s along `$ref`s a <- b <- c.
+        json!({"name": "chain", "inputSchema": {"type": "object",
+            "properties": {"paths": {"$ref": "#/$defs/a"}},
+            "$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}], "description": "a"},
+                      "b": {"allOf": [{"$ref": "#/$defs/c"}], "description": "b"},
+                      "c": {"anyOf": [{"type": "string"}, string_list]}}}}),
+        // Keys by pattern beside `additionalProperties: false`.
+        json!({"name": "open", "inputSchema": {"type": "object",
+            "patternProperties": {"^x-": string_list, "^n-": {"type": "integer"}},
+            "additionalProperties": false}}),
         // A `$ref` to nowhere: a schema no coercer can be compiled from.
         json!({"name": "odd", "inputSchema": {"type": "object", "properties": {
             "paths": {"$ref": "#/$defs/Missing"}}}}),
@@ -94,6 +118,10 @@ impl Server {
 
     fn handle(&mut self, line: &str, input: &mut impl BufRead) {
         let Ok(message) = serde_json::from_str::<Value>(line) else {
+            if let Some(answer) = raw_answer(line) {
+                self.send_raw(&answer);
+                return;
+            }
             self.send(&json!({"jsonrpc": "2.0", "id": null,
                 "error": {"code": -32700, "message": "Parse error"}}));
             return;
@@ -131,6 +159,7 @@ impl Server {
                 "serverInfo": {"name": "fake", "version": "0"}})),
             "ping" => Ok(json!({})),
             "tools/list" if self.list_error => Err((-32603, "no list today")),
+            "tools/list" if self.never_list => return None,
             "tools/list" => Ok(self.list(&params)),
             "tools/call" => self.call(&params, input),
             _ => Err((-32601, "Method not found")),
@@ -169,7 +198,9 @@ impl Server {
         let name = params.get("name").and_then(Value::as_str).unwrap_or("");
         let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
         let text = match name {
-            "view" | "tag" | "echo" | "late" | "odd" => format!("{name} {arguments}"),
+            "view" | "tag" | "echo" | "late" | "odd" | "label" | "chain" | "open" => {
+                format!("{name} {arguments}")
+            }
             "progress" => {
                 let token = params["_meta"]["progressToken"].clone();
                 for step in 1..=2 {
@@ -225,6 +256,23 @@ impl Server {
     }
 }
 
+/// The answer to a `tools/call` line `serde_json::Value` cannot read: read with the proxy's
+/// own reader, answered with the arguments' text as received.
+fn raw_answer(line: &str) -> Option<String> {
+    use stitch_proxy::raw;
+    let node = raw::parse(line)?;
+    let id = node.get("id")?;
+    let params = node.get("params")?;
+    let name = params.get("name")?.as_str()?;
+    let arguments = params.get("arguments")?;
+    let text = format!("{name} raw {}", &line[arguments.span.clone()]);
+    let answer = json!({"content": [{"type": "text", "text": text}]});
+    Some(format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{answer}}}",
+        &line[id.span.clone()]
+    ))
+}
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut server = Server {
@@ -232,6 +280,7 @@ fn main() {
         record: None,
         page_size: 0,
         list_error: false,
+        never_list: false,
         swapped: false,
         backlog: VecDeque::new(),
     };
@@ -255,6 +304,7 @@ fn main() {
                     .expect("--exit-code N")
             }
             "--list-error" => server.list_error = true,
+            "--never-list" => server.never_list = true,
             other => panic!("unknown argument {other}"),
         }
     }

@@ -1,511 +1,74 @@
 //! Compiling a JSON Schema into the arena of [`Node`]s, in four steps: read every subschema
-//! (keywords checked, `$defs`/`definitions` and `$anchor`s recorded), resolve `$ref`s to
-//! indices (refusing one that names nothing and a cycle of references), merge `allOf`s, and
-//! decide each node's [`Form`]; then build the validators the walk asks (`jsonschema`).
+//! (`read`), resolve `$ref`s to indices and merge `allOf`s (`link`), then, here, decide each
+//! node's [`Form`] and build the validators the walk asks (`jsonschema`).
 
 use std::collections::HashMap;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
+use super::link::{merge_all_of, resolve_refs};
 use super::node::{resolve, Additional, Form, Id, ListCheck, Node, Types};
+use super::read::{read, Reader, MAX_SCHEMA_DEPTH};
 use super::SchemaError;
-use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
 
 /// The URI the whole schema is registered under, for the validators of its parts.
 const BASE: &str = "urn:stitch:schema";
 
-/// How deeply the schema itself may nest while it is read (it is read recursively).
-const MAX_SCHEMA_DEPTH: usize = 4 * MAX_DEPTH;
+/// Above this many properties a node finds a key's ordinal through a hash map.
+const INDEXED: usize = 8;
 
-/// Compiles `schema` into its nodes and the root's index.
+/// Compiles `schema` into its nodes and the root's index. Each step is linear in the size of
+/// the schema (a key, a `required` name, a merged property is found in constant time).
 pub(crate) fn compile(schema: &Value) -> Result<(Vec<Node>, Id), SchemaError> {
-    let mut reader = Reader {
-        nodes: Vec::new(),
-        by_pointer: HashMap::new(),
-        anchors: HashMap::new(),
-    };
-    let root = reader.read(schema, String::new(), 0)?;
     let Reader {
         mut nodes,
         by_pointer,
         anchors,
-    } = reader;
+        root,
+    } = read(schema)?;
     resolve_refs(&mut nodes, &by_pointer, &anchors)?;
     merge_all_of(&mut nodes)?;
+    index_properties(&mut nodes);
     decide_forms(&mut nodes);
     build_validators(&mut nodes, schema)?;
     Ok((nodes, root))
 }
 
-struct Reader {
-    nodes: Vec<Node>,
-    by_pointer: HashMap<String, Id>,
-    anchors: HashMap<String, Id>,
-}
-
-/// Escapes a key as a JSON pointer token (`~` as `~0`, `/` as `~1`).
-fn token(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
-fn malformed(pointer: &str, keyword: &str, wants: &str) -> SchemaError {
-    SchemaError::new(
-        join(pointer, keyword),
-        format!("`{keyword}` must be {wants}"),
-    )
-}
-
-fn join(pointer: &str, key: &str) -> String {
-    format!("{pointer}/{}", token(key))
-}
-
-impl Reader {
-    fn push(&mut self, node: Node) -> Id {
-        let id = self.nodes.len();
-        self.by_pointer.insert(node.pointer.clone(), id);
-        self.nodes.push(node);
-        id
-    }
-
-    /// Reads the subschema `schema` found at `pointer`.
-    fn read(&mut self, schema: &Value, pointer: String, depth: usize) -> Result<Id, SchemaError> {
-        if depth > MAX_SCHEMA_DEPTH {
-            return Err(SchemaError::new(
-                pointer,
-                format!("the schema nests deeper than {MAX_SCHEMA_DEPTH} levels"),
-            ));
+/// Gives each node with many properties its index by name, and every node the flags of its
+/// required properties.
+fn index_properties(nodes: &mut [Node]) {
+    for node in nodes.iter_mut() {
+        if node.properties.len() > INDEXED {
+            let index: HashMap<String, usize> = node
+                .properties
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
+            node.index = Some(index);
         }
-        let map = match schema {
-            // `true` takes anything; `false` nothing, which is the validator's to say (the
-            // walk leaves the value as it is, as at `items: false` past a tuple's items).
-            Value::Bool(_) => return Ok(self.push(Node::new(pointer))),
-            Value::Object(map) => map,
-            _ => {
-                return Err(SchemaError::new(
-                    pointer,
-                    "a schema must be an object or a boolean".to_owned(),
-                ))
-            }
-        };
-        let id = self.push(Node::new(pointer.clone()));
-        let mut node = Node::new(pointer.clone());
-        let at = pointer.as_str();
-        let d = depth + 1;
-
-        if let Some(anchor) = map.get("$anchor") {
-            let Some(anchor) = anchor.as_str() else {
-                return Err(malformed(at, "$anchor", "a string"));
-            };
-            self.anchors.insert(anchor.to_owned(), id);
-        }
-        for defs in ["$defs", "definitions"] {
-            if let Some(value) = map.get(defs) {
-                let Some(entries) = value.as_object() else {
-                    return Err(malformed(at, defs, "an object"));
-                };
-                let here = join(at, defs);
-                for (name, sub) in entries {
-                    self.read(sub, join(&here, name), d)?;
-                }
-            }
-        }
-        if let Some(reference) = map.get("$ref") {
-            let Some(reference) = reference.as_str() else {
-                return Err(malformed(at, "$ref", "a string"));
-            };
-            node.reference = Some(reference.to_owned());
-        }
-
-        // The type: `type`, `nullable`, and what `enum`/`const` say.
-        let mut types = None;
-        if let Some(value) = map.get("type") {
-            let names: Vec<&Value> = match value {
-                Value::String(_) => vec![value],
-                Value::Array(names) if !names.is_empty() => names.iter().collect(),
-                _ => return Err(malformed(at, "type", "a type name or a list of them")),
-            };
-            let mut set = Types::NONE;
-            for name in names {
-                match name.as_str().and_then(Types::named) {
-                    Some(t) => set = set.union(t),
-                    None => {
-                        return Err(SchemaError::new(
-                            join(at, "type"),
-                            format!("unknown type {name}"),
-                        ))
+        let mut at = vec![false; node.properties.len()];
+        let mut mask = 0u128;
+        let mut slow = false;
+        for name in &node.required {
+            match node.ordinal(name) {
+                Some(i) => {
+                    at[i] = true;
+                    if i < 128 {
+                        mask |= 1 << i;
+                    } else {
+                        slow = true;
                     }
                 }
-            }
-            // `integer` is a kind of number; `number` takes integers.
-            if set.has(Types::NUMBER) {
-                set = set.union(Types::INTEGER);
-            }
-            types = Some(set);
-        }
-        match map.get("nullable") {
-            None => {}
-            Some(Value::Bool(b)) => node.nullable = *b,
-            Some(_) => return Err(malformed(at, "nullable", "a boolean")),
-        }
-        match (map.get("enum"), map.get("const")) {
-            (Some(Value::Array(values)), _) => node.values = Some(values.clone()),
-            (Some(_), _) => return Err(malformed(at, "enum", "a list")),
-            (None, Some(value)) => node.values = Some(vec![value.clone()]),
-            (None, None) => {}
-        }
-        node.range = (integer(map, at, "minimum")?, integer(map, at, "maximum")?);
-        node.length = (count(map, at, "minLength")?, count(map, at, "maxLength")?);
-
-        // Arrays.
-        match map.get("prefixItems") {
-            None => {}
-            Some(Value::Array(items)) => {
-                let here = join(at, "prefixItems");
-                for (i, sub) in items.iter().enumerate() {
-                    let id = self.read(sub, format!("{here}/{i}"), d)?;
-                    node.prefix.push(id);
-                }
-            }
-            Some(_) => return Err(malformed(at, "prefixItems", "a list of schemas")),
-        }
-        match map.get("items") {
-            None => {}
-            // draft-07: `items` as a list is a tuple, `additionalItems` the rest.
-            Some(Value::Array(items)) => {
-                let here = join(at, "items");
-                for (i, sub) in items.iter().enumerate() {
-                    let id = self.read(sub, format!("{here}/{i}"), d)?;
-                    node.prefix.push(id);
-                }
-                if let Some(rest) = map.get("additionalItems") {
-                    node.items = Some(self.read(rest, join(at, "additionalItems"), d)?);
-                }
-            }
-            Some(sub @ (Value::Object(_) | Value::Bool(_))) => {
-                node.items = Some(self.read(sub, join(at, "items"), d)?);
-            }
-            Some(_) => return Err(malformed(at, "items", "a schema")),
-        }
-        node.bounds = Bounds::new(
-            count_usize(map, at, "minItems")?,
-            count_usize(map, at, "maxItems")?,
-        );
-
-        // Objects.
-        match map.get("properties") {
-            None => {}
-            Some(Value::Object(properties)) => {
-                let here = join(at, "properties");
-                for (key, sub) in properties {
-                    let id = self.read(sub, join(&here, key), d)?;
-                    node.properties.push((key.clone(), id));
-                }
-            }
-            Some(_) => return Err(malformed(at, "properties", "an object of schemas")),
-        }
-        match map.get("required") {
-            None => {}
-            Some(Value::Array(names)) => {
-                for name in names {
-                    let Some(name) = name.as_str() else {
-                        return Err(malformed(at, "required", "a list of strings"));
-                    };
-                    node.required.push(name.to_owned());
-                }
-            }
-            Some(_) => return Err(malformed(at, "required", "a list of strings")),
-        }
-        match map.get("additionalProperties") {
-            None | Some(Value::Bool(true)) => {}
-            Some(Value::Bool(false)) => node.additional = Additional::Deny,
-            Some(sub @ Value::Object(_)) => {
-                node.additional =
-                    Additional::Schema(self.read(sub, join(at, "additionalProperties"), d)?);
-            }
-            Some(_) => return Err(malformed(at, "additionalProperties", "a schema")),
-        }
-
-        // Combinations.
-        for keyword in ["anyOf", "oneOf"] {
-            let Some(value) = map.get(keyword) else {
-                continue;
-            };
-            let Some(members) = value.as_array().filter(|m| !m.is_empty()) else {
-                return Err(malformed(at, keyword, "a non-empty list of schemas"));
-            };
-            if !node.members.is_empty() {
-                return Err(SchemaError::new(
-                    at.to_owned(),
-                    "`anyOf` and `oneOf` together are not supported".to_owned(),
-                ));
-            }
-            let here = join(at, keyword);
-            let mut read = Vec::new();
-            for (i, sub) in members.iter().enumerate() {
-                let sub_id = self.read(sub, format!("{here}/{i}"), d)?;
-                // `{"type": "null"}` beside other members: the position is nullable.
-                if is_null_schema(sub) && members.len() > 1 {
-                    node.nullable = true;
-                } else {
-                    read.push((sub_id, sub));
-                }
-            }
-            // `OneOrMany<T>`: `T`, then an array of `T`.
-            if let [(_, one), (_, many)] = read.as_slice() {
-                node.one_or_many = many.get("type") == Some(&Value::from("array"))
-                    && many.get("items") == Some(one)
-                    && many.get("prefixItems").is_none();
-            }
-            node.members = read.into_iter().map(|(id, _)| id).collect();
-        }
-        if let Some(value) = map.get("allOf") {
-            let Some(members) = value.as_array().filter(|m| !m.is_empty()) else {
-                return Err(malformed(at, "allOf", "a non-empty list of schemas"));
-            };
-            let here = join(at, "allOf");
-            for (i, sub) in members.iter().enumerate() {
-                let sub_id = self.read(sub, format!("{here}/{i}"), d)?;
-                node.all_of.push(sub_id);
+                None => slow = true,
             }
         }
-
-        // What the type is when `type` does not say: the kinds `enum`/`const` list, or the
-        // kind the keywords describe.
-        let implied = match (&node.values, types) {
-            (_, Some(set)) => Some(set),
-            (Some(values), None) => Some(
-                values
-                    .iter()
-                    .fold(Types::NONE, |set, v| set.union(Types::of(v))),
-            ),
-            (None, None) => {
-                let mut set = Types::NONE;
-                if !node.properties.is_empty()
-                    || !node.required.is_empty()
-                    || node.additional != Additional::Any
-                {
-                    set = set.union(Types::OBJECT);
-                }
-                if node.items.is_some() || !node.prefix.is_empty() {
-                    set = set.union(Types::ARRAY);
-                }
-                (!set.is_empty()).then_some(set)
-            }
-        };
-        if let Some(set) = implied {
-            node.typed = true;
-            node.nullable |= set.has(Types::NULL);
-            node.types = set;
-        }
-        if node.typed && node.nullable {
-            node.types = node.types.union(Types::NULL);
-        }
-        self.nodes[id] = node;
-        Ok(id)
+        node.required_at = at;
+        node.required_mask = mask;
+        node.required_slow = slow;
     }
-}
-
-fn is_null_schema(schema: &Value) -> bool {
-    let Some(map) = schema.as_object() else {
-        return false;
-    };
-    map.get("type") == Some(&Value::from("null"))
-        && map
-            .keys()
-            .all(|k| matches!(k.as_str(), "type" | "description" | "title"))
-}
-
-/// An integer keyword (`minimum`, `maximum`): `None` when absent or not a whole number.
-fn integer(map: &Map<String, Value>, at: &str, keyword: &str) -> Result<Option<i128>, SchemaError> {
-    match map.get(keyword) {
-        None => Ok(None),
-        Some(Value::Number(n)) => Ok(n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))),
-        Some(_) => Err(malformed(at, keyword, "a number")),
-    }
-}
-
-/// A count keyword (`minItems`, `maxLength`): a non-negative integer.
-fn count(map: &Map<String, Value>, at: &str, keyword: &str) -> Result<Option<u64>, SchemaError> {
-    match map.get(keyword) {
-        None => Ok(None),
-        Some(v) => match v.as_u64() {
-            Some(n) => Ok(Some(n)),
-            // `2.0` is a count in JSON Schema.
-            None => match v.as_f64() {
-                Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 1e19 => Ok(Some(f as u64)),
-                _ => Err(malformed(at, keyword, "a non-negative integer")),
-            },
-        },
-    }
-}
-
-fn count_usize(
-    map: &Map<String, Value>,
-    at: &str,
-    keyword: &str,
-) -> Result<Option<usize>, SchemaError> {
-    Ok(count(map, at, keyword)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
-}
-
-/// Decodes a JSON pointer's `~1` and `~0`, and the percent-escapes a URI fragment may hold.
-fn unescape_pointer(fragment: &str) -> Option<String> {
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = fragment.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// Resolves every `$ref` to the node it names: `#` (the root), `#/json/pointer` (to a
-/// subschema read above: `$defs`, `definitions`, or any other place), `#Name` (an `$anchor`).
-fn resolve_refs(
-    nodes: &mut [Node],
-    by_pointer: &HashMap<String, Id>,
-    anchors: &HashMap<String, Id>,
-) -> Result<(), SchemaError> {
-    for node in nodes.iter_mut() {
-        let Some(reference) = node.reference.as_deref() else {
-            continue;
-        };
-        let unresolvable = |why: &str| {
-            SchemaError::new(
-                join(&node.pointer, "$ref"),
-                format!("cannot resolve `$ref` {reference:?}: {why}"),
-            )
-        };
-        let Some(fragment) = reference.strip_prefix('#') else {
-            return Err(unresolvable(
-                "only references within the schema (`#…`) are supported",
-            ));
-        };
-        let target = if fragment.is_empty() {
-            Some(0)
-        } else if fragment.starts_with('/') {
-            let pointer = unescape_pointer(fragment).ok_or_else(|| unresolvable("bad escape"))?;
-            by_pointer.get(&pointer).copied()
-        } else {
-            anchors.get(fragment).copied()
-        };
-        let Some(target) = target else {
-            return Err(unresolvable("nothing in the schema has that name"));
-        };
-        node.target = Some(target);
-    }
-    // A chain of references that comes back to where it started stands for nothing.
-    no_cycle(nodes, "$ref")
-}
-
-/// An error naming the first node whose chain of targets never ends (a cycle made of `what`).
-fn no_cycle(nodes: &[Node], what: &str) -> Result<(), SchemaError> {
-    for id in 0..nodes.len() {
-        let mut at = id;
-        let mut steps = 0;
-        while let Some(next) = nodes[at].target {
-            at = next;
-            steps += 1;
-            if steps > nodes.len() {
-                return Err(SchemaError::new(
-                    nodes[id].pointer.clone(),
-                    format!("a cycle of `{what}`s that never reaches a schema"),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Merges each `allOf` into its node: a node with nothing of its own and one member stands
-/// for that member; otherwise what a member says and the node does not is taken from it
-/// (types intersected, properties and `required` joined).
-fn merge_all_of(nodes: &mut [Node]) -> Result<(), SchemaError> {
-    // Members are read after their parent: merged from the deepest up.
-    for id in (0..nodes.len()).rev() {
-        if nodes[id].all_of.is_empty() || nodes[id].target.is_some() {
-            continue;
-        }
-        let members = core::mem::take(&mut nodes[id].all_of);
-        let bare = !nodes[id].typed && nodes[id].members.is_empty();
-        if bare && members.len() == 1 {
-            nodes[id].target = Some(members[0]);
-            continue;
-        }
-        for member in members {
-            let m = resolve(nodes, member);
-            if m == id {
-                continue;
-            }
-            let (types, typed, nullable) = (nodes[m].types, nodes[m].typed, nodes[m].nullable);
-            let values = nodes[m].values.clone();
-            let (range, length, items, prefix, bounds) = (
-                nodes[m].range,
-                nodes[m].length,
-                nodes[m].items,
-                nodes[m].prefix.clone(),
-                nodes[m].bounds,
-            );
-            let properties = nodes[m].properties.clone();
-            let required = nodes[m].required.clone();
-            let additional = nodes[m].additional;
-            let (members, one_or_many) = (nodes[m].members.clone(), nodes[m].one_or_many);
-            let node = &mut nodes[id];
-            if typed {
-                if node.typed {
-                    node.types = node.types.and(types);
-                    node.nullable &= nullable;
-                } else {
-                    node.types = types;
-                    node.nullable = nullable;
-                    node.typed = true;
-                }
-            }
-            if node.values.is_none() {
-                node.values = values;
-            }
-            node.range.0 = node.range.0.or(range.0);
-            node.range.1 = node.range.1.or(range.1);
-            node.length.0 = node.length.0.or(length.0);
-            node.length.1 = node.length.1.or(length.1);
-            node.items = node.items.or(items);
-            if node.prefix.is_empty() {
-                node.prefix = prefix;
-            }
-            if node.bounds.is_none() {
-                node.bounds = bounds;
-            }
-            for (key, sub) in properties {
-                if !node.properties.iter().any(|(k, _)| *k == key) {
-                    node.properties.push((key, sub));
-                }
-            }
-            for name in required {
-                if !node.required.contains(&name) {
-                    node.required.push(name);
-                }
-            }
-            if node.additional == Additional::Any {
-                node.additional = additional;
-            }
-            if node.members.is_empty() {
-                node.members = members;
-                node.one_or_many = one_or_many;
-            }
-        }
-    }
-    // An `allOf` may have closed a cycle of references.
-    no_cycle(nodes, "allOf")
 }
 
 /// Decides the rule at each node (see [`Form`]).
@@ -533,21 +96,10 @@ fn decide_forms(nodes: &mut [Node]) {
         let string_items = items.is_some_and(|item| {
             matches!(item.form, Form::Typed) && item.types.without(Types::NULL) == Types::STRING
         });
-        let node = &nodes[id];
-        let mut mask = 0u128;
-        let mut slow = false;
-        for name in &node.required {
-            match node.properties.iter().position(|(k, _)| k == name) {
-                Some(i) if i < 128 => mask |= 1 << i,
-                _ => slow = true,
-            }
-        }
         let node = &mut nodes[id];
         node.strings = strings;
         node.list = list;
         node.string_items = string_items;
-        node.required_mask = mask;
-        node.required_slow = slow;
     }
 }
 
@@ -578,7 +130,8 @@ fn form_of(nodes: &[Node], id: Id) -> Form {
                     .zip(&members)
                     .map(|(&m, n)| {
                         let tag = n.constant(nodes, key)?;
-                        n.required.contains(key).then(|| (tag, resolve(nodes, m)))
+                        let required = n.ordinal(key).is_some_and(|o| n.is_required(o));
+                        required.then(|| (tag, resolve(nodes, m)))
                     })
                     .collect();
                 if let Some(tags) = tags {
@@ -659,6 +212,7 @@ pub(crate) fn is_array_member(nodes: &[Node], id: Id) -> bool {
 /// unions (serde's pick), the array members of string-bearing unions (R3), and a position
 /// that takes both strings and arrays itself.
 fn build_validators(nodes: &mut [Node], schema: &Value) -> Result<(), SchemaError> {
+    build_matchers(nodes)?;
     let mut wanted = vec![false; nodes.len()];
     for id in 0..nodes.len() {
         match nodes[id].form {
@@ -705,6 +259,24 @@ fn build_validators(nodes: &mut [Node], schema: &Value) -> Result<(), SchemaErro
             SchemaError::new(nodes[id].pointer.clone(), format!("invalid subschema: {e}"))
         })?;
         nodes[id].validator = Some(Box::new(validator));
+    }
+    Ok(())
+}
+
+/// Builds the matcher of every `patternProperties` pattern: a validator of `{"pattern": …}`,
+/// so that a key is matched as the schema's validator matches it.
+fn build_matchers(nodes: &mut [Node]) -> Result<(), SchemaError> {
+    for node in nodes.iter_mut() {
+        for pattern in &mut node.patterns {
+            let wrapper = serde_json::json!({ "pattern": pattern.source });
+            let matcher = jsonschema::options().build(&wrapper).map_err(|e| {
+                SchemaError::new(
+                    format!("{}/patternProperties", node.pointer),
+                    format!("invalid pattern {:?}: {e}", pattern.source),
+                )
+            })?;
+            pattern.matcher = Some(Box::new(matcher));
+        }
     }
     Ok(())
 }

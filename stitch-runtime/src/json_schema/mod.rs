@@ -89,7 +89,11 @@
 //! the coercer's: validate the coerced arguments against the schema afterwards, as before.
 
 mod compile;
+mod link;
+mod message;
 mod node;
+mod read;
+mod union;
 mod walk;
 
 use core::fmt;
@@ -168,6 +172,47 @@ impl Coercer {
             }
         }
         node.typed && !node.nullable && node.types == node::Types::OBJECT
+    }
+}
+
+impl Coercer {
+    /// Applies only what stitch's rules do, for a caller that forwards the arguments to
+    /// someone else's validation (`stitch-proxy`): a list written as text is refused (R3) —
+    /// the `Err` holds those refusals and nothing else; otherwise every repair is made (JSON
+    /// text where no string is expected, R1; `null` at a property that may be left out, R8),
+    /// and every other issue — a type error, a missing or unknown property, a bound — is left
+    /// for the validator that comes next. On `Err`, `args` is exactly as it was.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use stitch_runtime::json_schema::Coercer;
+    ///
+    /// let coercer = Coercer::new(&json!({"type": "object", "properties": {
+    ///     "n": {"type": "integer"},
+    ///     "tags": {"type": "array", "items": {"type": "string"}}}})).unwrap();
+    /// // `"1"` is the server's to judge; the tags are repaired.
+    /// let mut args = json!({"n": "1", "tags": "[\"x\"]"});
+    /// coercer.coerce_rules_only(&mut args).unwrap();
+    /// assert_eq!(args, json!({"n": "1", "tags": ["x"]}));
+    /// assert!(coercer.coerce(&mut json!({"n": "1"})).is_err());
+    /// ```
+    pub fn coerce_rules_only(&self, args: &mut Value) -> Result<(), ArgsError> {
+        let mut walk = walk::Walk {
+            nodes: &self.nodes,
+            one_or_many: None,
+        };
+        let mut cx = Cx::rules_only();
+        walk.walk(self.root, args, &mut cx, &Path::ROOT);
+        if cx.found_issues() {
+            return Err(cx.refusal().0);
+        }
+        if cx.pending() {
+            let mut apply = Cx::new(true);
+            walk.walk(self.root, args, &mut apply, &Path::ROOT);
+            apply.finish();
+        }
+        cx.finish();
+        Ok(())
     }
 }
 

@@ -38,12 +38,13 @@ impl Types {
         })
     }
 
-    /// The type of `value` (an integer is also a number).
+    /// The type of `value` (an integer is also a number). As JSON Schema counts them, a number
+    /// with no fractional part is an integer however it is written (`1.0`, `1e2`, `1e29`).
     pub(crate) fn of(value: &Value) -> Types {
         match value {
             Value::Null => Types::NULL,
             Value::Bool(_) => Types::BOOLEAN,
-            Value::Number(n) if n.is_i64() || n.is_u64() => Types(4 | 8),
+            Value::Number(n) if is_integer(n) => Types(4 | 8),
             Value::Number(_) => Types::NUMBER,
             Value::String(_) => Types::STRING,
             Value::Array(_) => Types::ARRAY,
@@ -70,6 +71,14 @@ impl Types {
     pub(crate) const fn is_empty(self) -> bool {
         self.0 == 0
     }
+}
+
+/// Whether `n` is an integer as JSON Schema counts them: its value has no fractional part.
+pub(crate) fn is_integer(n: &serde_json::Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
 /// What a node does with `additionalProperties` (keys its `properties` do not name).
@@ -110,6 +119,13 @@ pub(crate) struct Node {
     pub bounds: Bounds,
     /// `properties`, in the order the schema's `Value` holds them.
     pub properties: Vec<(String, Id)>,
+    /// The ordinal of each of [`Node::properties`] by name, when there are more than a few
+    /// (a key is found in constant time however many properties the schema lists).
+    pub index: Option<std::collections::HashMap<String, usize>>,
+    /// `patternProperties`: each pattern (a validator of `{"pattern": …}`) and its schema, in
+    /// the schema's order. A key no property names and a pattern matches is walked as the
+    /// first such pattern's schema, and is not an additional property.
+    pub patterns: Vec<Pattern>,
     /// `required`, in the schema's order.
     pub required: Vec<String>,
     /// `additionalProperties`.
@@ -138,8 +154,21 @@ pub(crate) struct Node {
     pub string_items: bool,
     /// The indices (below 128) of the properties `required` names.
     pub required_mask: u128,
+    /// Whether `required` names each of [`Node::properties`], by ordinal.
+    pub required_at: Vec<bool>,
     /// `required` names a property past the 128th, or one `properties` does not list.
     pub required_slow: bool,
+}
+
+/// One entry of `patternProperties`.
+#[derive(Debug)]
+pub(crate) struct Pattern {
+    /// The pattern as written.
+    pub source: String,
+    /// Whether a key matches it: built when the coercer is compiled.
+    pub matcher: Option<Box<jsonschema::Validator>>,
+    /// The schema of a matching key's value.
+    pub schema: Id,
 }
 
 /// How R3's third condition is checked at an array member.
@@ -167,6 +196,8 @@ impl Node {
             prefix: Vec::new(),
             bounds: Bounds::NONE,
             properties: Vec::new(),
+            index: None,
+            patterns: Vec::new(),
             required: Vec::new(),
             additional: Additional::Any,
             members: Vec::new(),
@@ -180,6 +211,7 @@ impl Node {
             list: ListCheck::Validate,
             string_items: false,
             required_mask: 0,
+            required_at: Vec::new(),
             required_slow: false,
         }
     }
@@ -187,6 +219,34 @@ impl Node {
     /// Whether `value` is of a type this node accepts.
     pub(crate) fn takes(&self, value: &Value) -> bool {
         self.types.has(Types::of(value))
+    }
+
+    /// The ordinal of the property named `key`.
+    #[inline]
+    pub(crate) fn ordinal(&self, key: &str) -> Option<usize> {
+        match &self.index {
+            Some(index) => index.get(key).copied(),
+            None => self.properties.iter().position(|(k, _)| k == key),
+        }
+    }
+
+    /// Whether `required` lists the `ordinal`-th property.
+    #[inline]
+    pub(crate) fn is_required(&self, ordinal: usize) -> bool {
+        self.required_at.get(ordinal).copied().unwrap_or(false)
+    }
+
+    /// The schema of the value at a key no property names: the first pattern it matches,
+    /// else `None` (then `additionalProperties` decides).
+    pub(crate) fn pattern_for(&self, key: &str) -> Option<Id> {
+        if self.patterns.is_empty() {
+            return None;
+        }
+        let key = Value::String(key.to_owned());
+        self.patterns
+            .iter()
+            .find(|p| p.matcher.as_ref().is_some_and(|m| m.is_valid(&key)))
+            .map(|p| p.schema)
     }
 
     /// A struct rather than a map: it names its keys.
@@ -201,7 +261,7 @@ impl Node {
 
     /// The string constant of property `key`, when it is one (a tag).
     pub(crate) fn constant(&self, nodes: &[Node], key: &str) -> Option<String> {
-        let (_, id) = self.properties.iter().find(|(k, _)| k == key)?;
+        let (_, id) = &self.properties[self.ordinal(key)?];
         let node = &nodes[resolve(nodes, *id)];
         match node.values.as_deref() {
             Some([Value::String(s)]) => Some(s.clone()),

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::compile::is_array_member;
+use super::message::{one_or_many_expected, reason, unknown_field, NO_MATCH};
 use super::node::{resolve, Additional, Form, Id, ListCheck, Node, Types};
 use crate::error::{self, Issue};
 use crate::json::text_list::{is_json_string, is_text_list};
@@ -21,11 +21,11 @@ pub(crate) struct Walk<'a> {
 }
 
 /// The address of a path on the stack, to recognise the same position.
-fn address(at: &Path<'_>) -> usize {
+pub(super) fn address(at: &Path<'_>) -> usize {
     at as *const Path<'_> as usize
 }
 
-fn is_container(value: &Value) -> bool {
+pub(super) fn is_container(value: &Value) -> bool {
     matches!(value, Value::Array(_) | Value::Object(_))
 }
 
@@ -150,7 +150,7 @@ impl Walk<'_> {
     /// The keys of an object at node `id` (already entered): properties by name, other keys
     /// by `additionalProperties`, then the required keys not sent.
     /// `tag`: the key of a tagged union's tag, which serde does not list as a field.
-    fn fields(
+    pub(super) fn fields(
         &mut self,
         id: Id,
         map: &mut Map<String, Value>,
@@ -160,16 +160,21 @@ impl Walk<'_> {
     ) {
         let node = &self.nodes[id];
         let mut seen = 0u128;
+        let mut seen_slow = 0usize;
         let mut left_out = false;
         for (key, item) in map.iter_mut() {
-            if let Some(ordinal) = node.properties.iter().position(|(k, _)| k == key) {
-                let bit = if ordinal < 128 { 1u128 << ordinal } else { 0 };
-                seen |= bit;
+            if let Some(ordinal) = node.ordinal(key) {
+                if ordinal < 128 {
+                    seen |= 1u128 << ordinal;
+                }
+                if node.is_required(ordinal) {
+                    seen_slow += 1;
+                }
                 let here = at.declared(key, ordinal as u32);
                 // R8 as far as a schema tells: `null` at a property that may be left out and
                 // does not take `null` is the property left out (dropped below, in the apply
                 // pass); where it takes `null`, it is left alone.
-                if item.is_null() && !is_required(node, ordinal, key) {
+                if item.is_null() && !node.is_required(ordinal) {
                     if !self.takes_null(node.properties[ordinal].1, 0) {
                         cx.repaired(&here, RepairKind::NullLeftOut, item);
                         left_out = true;
@@ -180,6 +185,11 @@ impl Walk<'_> {
                 continue;
             }
             let here = at.key(key);
+            // A key a pattern of `patternProperties` matches is no additional property.
+            if let Some(schema) = node.pattern_for(key) {
+                self.walk(schema, item, cx, &here);
+                continue;
+            }
             match node.additional {
                 Additional::Schema(values) => self.walk(values, item, cx, &here),
                 Additional::Deny => {
@@ -201,15 +211,15 @@ impl Walk<'_> {
         if node.required_mask & !seen == 0 && !node.required_slow {
             return;
         }
+        // Every required property that `properties` lists was sent (each key once: a map).
+        if node.required_slow && seen_slow == node.required.len() {
+            return;
+        }
         for (i, name) in node.required.iter().enumerate() {
             if map.contains_key(name) {
                 continue;
             }
-            let ordinal = node
-                .properties
-                .iter()
-                .position(|(k, _)| k == name)
-                .unwrap_or(node.properties.len() + i);
+            let ordinal = node.ordinal(name).unwrap_or(node.properties.len() + i);
             let here = at.declared(name, ordinal as u32);
             cx.report(&here, || {
                 Issue::invalid(here.render(), format!("missing field `{name}`"))
@@ -220,18 +230,15 @@ impl Walk<'_> {
     /// Whether `null` at property `key` of `node` is taken as the property left out (R8): a
     /// property `required` does not list, whose schema does not take `null`.
     fn left_out(&self, node: &Node, key: &str) -> bool {
-        node.properties
-            .iter()
-            .position(|(k, _)| k == key)
-            .is_some_and(|ordinal| {
-                !is_required(node, ordinal, key) && !self.takes_null(node.properties[ordinal].1, 0)
-            })
+        node.ordinal(key).is_some_and(|ordinal| {
+            !node.is_required(ordinal) && !self.takes_null(node.properties[ordinal].1, 0)
+        })
     }
 
     /// Whether node `id` takes `null` as a value (its walk would leave `null` alone):
     /// nullable, untyped, a type or an `enum` that lists `null`, a one-or-many whose one value
     /// does, an untagged union a member of which validates it.
-    fn takes_null(&self, id: Id, depth: usize) -> bool {
+    pub(super) fn takes_null(&self, id: Id, depth: usize) -> bool {
         let nodes = self.nodes;
         let id = resolve(nodes, id);
         let node = &nodes[id];
@@ -250,276 +257,10 @@ impl Walk<'_> {
         }
     }
 
-    /// `OneOrMany<T>`: a list is the array member's; a string goes by R2/R3 (R1 when `T`
-    /// takes no string); one value is walked as `T`.
-    fn one_or_many(
-        &mut self,
-        id: Id,
-        one: Id,
-        many: Id,
-        value: &mut Value,
-        cx: &mut Cx,
-        at: &Path<'_>,
-    ) {
-        match value {
-            Value::Array(_) => self.walk(many, value, cx, at),
-            Value::String(text) => {
-                if !self.nodes[resolve(self.nodes, one)].strings {
-                    self.repair_union(id, value, cx, at);
-                } else if self.array_takes(many, text) {
-                    cx.text_list(at);
-                } else {
-                    self.as_one_of_many(one, value, cx, at);
-                }
-            }
-            _ => self.as_one_of_many(one, value, cx, at),
-        }
-    }
-
-    fn as_one_of_many(&mut self, one: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
-        let prev = self.one_or_many.replace((address(at), one));
-        self.walk(one, value, cx, at);
-        self.one_or_many = prev;
-    }
-
-    /// R1 at a union: JSON text of a kind the union's members take (any kind but an array
-    /// or an object they do not take) replaces the string, and is walked as the union.
-    #[inline(never)]
-    fn repair_union(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
-        let arrays = self.takes_kind(id, &Value::Array(Vec::new()), 0);
-        let objects = self.takes_kind(id, &Value::Object(Map::new()), 0);
-        let shape = Shape::new(Kind::Union, false, arrays, objects);
-        if !cx.repair_by(value, at, shape, &mut |parsed, cx| {
-            self.walk(id, parsed, cx, at)
-        }) {
-            self.type_error(id, value, cx, at);
-        }
-    }
-
-    /// Objects told apart by a constant tag (internally and adjacently tagged enums).
-    #[inline(never)]
-    fn tagged(
-        &mut self,
-        id: Id,
-        key: &str,
-        tags: &[(String, Id)],
-        value: &mut Value,
-        cx: &mut Cx,
-        at: &Path<'_>,
-    ) {
-        match value {
-            Value::Object(map) => {
-                if !cx.enter(at) {
-                    return;
-                }
-                let member = match map.get(key) {
-                    Some(Value::String(tag)) => tags.iter().find(|(t, _)| t == tag).map(|t| t.1),
-                    _ => None,
-                };
-                match member {
-                    Some(member) => self.fields(member, map, cx, at, Some(key)),
-                    None => {
-                        for (k, item) in map.iter() {
-                            cx.untyped(item, &at.key(k));
-                        }
-                    }
-                }
-                cx.leave();
-                if member.is_none() && !cx.is_apply() && !cx.too_deep() {
-                    // No member named: why, in serde's words.
-                    let reason = match map.get(key) {
-                        None => format!("missing field `{key}`"),
-                        Some(Value::String(tag)) => {
-                            let names: Vec<&str> = tags.iter().map(|(t, _)| t.as_str()).collect();
-                            unknown_variant(tag, &names)
-                        }
-                        Some(other) => error::invalid_type(other, "variant identifier"),
-                    };
-                    cx.report(at, || Issue::invalid(at.render(), reason));
-                }
-            }
-            Value::String(_) => self.repair_union(id, value, cx, at),
-            _ => self.type_error(id, value, cx, at),
-        }
-    }
-
-    /// One-key objects `{"Variant": content}` and unit variants' names (externally tagged).
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    fn keyed(
-        &mut self,
-        id: Id,
-        units: &[String],
-        keys: &[(String, Id)],
-        names: &[String],
-        value: &mut Value,
-        cx: &mut Cx,
-        at: &Path<'_>,
-    ) {
-        match value {
-            Value::Object(map) if map.len() == 1 => {
-                if cx.enter(at) {
-                    for (key, item) in map.iter_mut() {
-                        match keys.iter().find(|(k, _)| k == key) {
-                            Some((_, content)) => {
-                                self.walk(*content, item, cx, &at.declared(key, 0))
-                            }
-                            None => cx.untyped(item, &at.key(key)),
-                        }
-                    }
-                    cx.leave();
-                }
-            }
-            Value::String(name) if !units.is_empty() => {
-                if !units.contains(name) && !cx.is_apply() {
-                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                    let reason = unknown_variant(name, &names);
-                    cx.report(at, || Issue::invalid(at.render(), reason));
-                }
-            }
-            Value::String(_) => self.repair_union(id, value, cx, at),
-            _ => self.type_error(id, value, cx, at),
-        }
-    }
-
-    /// Any other union: serde's untagged enum (`docs/rules.md#untagged`).
-    #[inline(never)]
-    fn untagged(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
-        let nodes = self.nodes;
-        let members = &nodes[id].members;
-        match value {
-            Value::String(text) => {
-                if !nodes[id].strings {
-                    self.repair_union(id, value, cx, at);
-                } else if members
-                    .iter()
-                    .any(|&m| is_array_member(nodes, m) && self.array_takes(m, text))
-                {
-                    cx.text_list(at);
-                }
-            }
-            Value::Array(_) | Value::Object(_) => {
-                let first = members.iter().position(|&m| self.takes_kind(m, value, 0));
-                let Some(first) = first else {
-                    self.no_match(value, cx, at);
-                    return;
-                };
-                let mut probe = cx.probe();
-                self.walk(members[first], value, &mut probe, at);
-                if cx.end_probe(probe) {
-                    return;
-                }
-                if cx.may_decide() {
-                    self.decide(id, value, cx, at);
-                } else if self.pick(id, value).is_none() {
-                    self.no_match(value, cx, at);
-                }
-            }
-            _ => {
-                if self.pick(id, value).is_none() {
-                    self.no_match(value, cx, at);
-                }
-            }
-        }
-    }
-
-    /// `walk::untagged` for a union of nodes: serde's pick as sent, else the first member
-    /// whose repairs it reads; none: serde's message.
-    #[inline(never)]
-    fn decide(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
-        if !cx.is_apply() {
-            let mut depth = cx.value_probe();
-            depth.untyped(value, at);
-            if depth.too_deep() {
-                cx.absorb(depth);
-                return;
-            }
-        }
-        let members = &self.nodes[id].members;
-        match self.choose(id, value, cx, at) {
-            None => self.no_match(value, cx, at),
-            Some((i, repaired)) => {
-                if repaired.is_none() && !cx.is_apply() {
-                    let mut probe = cx.probe();
-                    self.walk(members[i], value, &mut probe, at);
-                    cx.absorb(probe);
-                }
-                if let Some(repaired) = repaired {
-                    cx.replace(value, repaired);
-                }
-            }
-        }
-    }
-
-    #[inline(never)]
-    fn choose(
-        &mut self,
-        id: Id,
-        value: &mut Value,
-        cx: &Cx,
-        at: &Path<'_>,
-    ) -> Option<(usize, Option<Value>)> {
-        if let Some(i) = self.pick(id, value) {
-            return Some((i, None));
-        }
-        let members = &self.nodes[id].members;
-        for (i, &member) in members.iter().enumerate() {
-            if !self.takes_kind(member, value, 0) {
-                continue;
-            }
-            let mut probe = cx.value_probe();
-            self.walk(member, value, &mut probe, at);
-            // A member with an issue is refused whatever else it repairs; one with nothing to
-            // repair was refused by the validator as sent.
-            if !probe.repairs_only() {
-                continue;
-            }
-            let mut repaired = value.clone();
-            self.walk(member, &mut repaired, &mut cx.apply_probe(), at);
-            if self.pick(id, &repaired) == Some(i) {
-                return Some((i, Some(repaired)));
-            }
-        }
-        None
-    }
-
-    /// The member serde would read `value` as: the first whose validator takes it.
-    fn pick(&self, id: Id, value: &Value) -> Option<usize> {
-        let nodes = self.nodes;
-        nodes[id].members.iter().position(|&m| {
-            nodes[resolve(nodes, m)]
-                .validator
-                .as_ref()
-                .is_some_and(|v| v.is_valid(value))
-        })
-    }
-
-    /// Whether member `id` reads a value of `value`'s kind (an array or an object).
-    fn takes_kind(&self, id: Id, value: &Value, depth: usize) -> bool {
-        let nodes = self.nodes;
-        let node = &nodes[resolve(nodes, id)];
-        let array = value.is_array();
-        if depth > crate::json::depth::MAX_DEPTH {
-            return false;
-        }
-        match &node.form {
-            Form::Any => true,
-            Form::Typed => node
-                .types
-                .has(if array { Types::ARRAY } else { Types::OBJECT }),
-            Form::OneOrMany { one, .. } => array || self.takes_kind(*one, value, depth + 1),
-            Form::Tagged { .. } | Form::Keyed { .. } => !array,
-            Form::Untagged => node
-                .members
-                .iter()
-                .any(|&m| self.takes_kind(m, value, depth + 1)),
-        }
-    }
-
     /// R3's third condition: the array member `id` takes the list `text` is (within its
     /// `minItems`/`maxItems`). Plain strings and untyped items are checked by the scanner
     /// alone, without allocating; any other list is parsed and validated.
-    fn array_takes(&self, id: Id, text: &str) -> bool {
+    pub(super) fn array_takes(&self, id: Id, text: &str) -> bool {
         let nodes = self.nodes;
         let node = &nodes[resolve(nodes, id)];
         let bounds = node.bounds;
@@ -542,7 +283,7 @@ impl Walk<'_> {
     /// first when it is a container (as `Cx::check`).
     #[cold]
     #[inline(never)]
-    fn type_error(&self, id: Id, value: &Value, cx: &mut Cx, at: &Path<'_>) {
+    pub(super) fn type_error(&self, id: Id, value: &Value, cx: &mut Cx, at: &Path<'_>) {
         if is_container(value) {
             cx.untyped(value, at);
         }
@@ -570,7 +311,7 @@ impl Walk<'_> {
     /// No member of an untagged union takes the value.
     #[cold]
     #[inline(never)]
-    fn no_match(&self, value: &Value, cx: &mut Cx, at: &Path<'_>) {
+    pub(super) fn no_match(&self, value: &Value, cx: &mut Cx, at: &Path<'_>) {
         if is_container(value) {
             cx.untyped(value, at);
         }
@@ -581,15 +322,9 @@ impl Walk<'_> {
     }
 }
 
-/// Whether `required` lists property `key`, the `ordinal`-th of `node`'s `properties`.
-fn is_required(node: &Node, ordinal: usize, key: &str) -> bool {
-    let bit = if ordinal < 128 { 1u128 << ordinal } else { 0 };
-    node.required_mask & bit != 0 || (node.required_slow && node.required.iter().any(|r| r == key))
-}
-
 /// The leaf's quick test: the type, `enum`/`const`, an integer's range, a string's length.
 #[inline]
-fn admits(node: &Node, value: &Value) -> bool {
+pub(super) fn admits(node: &Node, value: &Value) -> bool {
     // The common case first: a string where any string will do.
     if let Value::String(_) = value {
         if node.values.is_none() && node.length == (None, None) {
@@ -605,19 +340,7 @@ fn admits(node: &Node, value: &Value) -> bool {
         }
     }
     match value {
-        Value::Number(n) if !node.types.has(Types::NUMBER) => {
-            let n = n
-                .as_i64()
-                .map(i128::from)
-                .or_else(|| n.as_u64().map(i128::from));
-            match n {
-                Some(n) => {
-                    node.range.0.is_none_or(|min| n >= min)
-                        && node.range.1.is_none_or(|max| n <= max)
-                }
-                None => false,
-            }
-        }
+        Value::Number(n) if !node.types.has(Types::NUMBER) => in_range(node.range, n),
         Value::String(s) if node.length != (None, None) => {
             let len = s.chars().count() as u64;
             node.length.0.is_none_or(|min| len >= min) && node.length.1.is_none_or(|max| len <= max)
@@ -626,197 +349,20 @@ fn admits(node: &Node, value: &Value) -> bool {
     }
 }
 
-/// What an untagged union says when no member takes the value (serde names the enum).
-const NO_MATCH: &str = "data did not match any variant of the schema's anyOf/oneOf";
-
-/// serde's reason for refusing `value` at `node`.
-fn reason(nodes: &[Node], node: &Node, value: &Value) -> String {
-    match &node.form {
-        Form::Typed => {}
-        // serde reads a tagged enum from a sequence too: the tag first.
-        Form::Tagged { key, content, .. } if value.as_array().is_some_and(Vec::is_empty) => {
-            return match content {
-                None => format!("missing field `{key}`"),
-                Some(_) => {
-                    use serde::de::Error as _;
-                    serde_json::Error::invalid_length(0, &"an object").to_string()
-                }
-            };
+/// Whether the integer `n` (an integer as JSON Schema counts them: `1.0`, `1e2` and `1e29`
+/// are) is within an integer's `minimum`/`maximum`.
+pub(super) fn in_range(range: (Option<i128>, Option<i128>), n: &serde_json::Number) -> bool {
+    if let Some(n) = n
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| n.as_u64().map(i128::from))
+    {
+        return range.0.is_none_or(|min| n >= min) && range.1.is_none_or(|max| n <= max);
+    }
+    match n.as_f64() {
+        Some(f) if f.is_finite() && f.fract() == 0.0 => {
+            range.0.is_none_or(|min| f >= min as f64) && range.1.is_none_or(|max| f <= max as f64)
         }
-        // serde names the enum (`internally tagged enum Action`); the schema does not.
-        Form::Tagged { .. } | Form::Any => return error::invalid_type(value, "an object"),
-        Form::Keyed { names, .. } => {
-            return match value {
-                Value::String(s) => {
-                    let names: Vec<&str> = names.iter().map(String::as_str).collect();
-                    unknown_variant(s, &names)
-                }
-                Value::Object(_) => invalid_value(value, "map with a single key"),
-                _ => error::invalid_type(value, "string or map"),
-            }
-        }
-        Form::Untagged => return NO_MATCH.to_owned(),
-        Form::OneOrMany { one, .. } => return reason(nodes, &nodes[resolve(nodes, *one)], value),
-    }
-    let types = node.types.without(Types::NULL);
-    // A string naming no variant of a string enum (a unit-variant enum).
-    if let (Some(values), Value::String(s)) = (&node.values, value) {
-        if types == Types::STRING && node.takes(value) {
-            let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
-            return unknown_variant(s, &names);
-        }
-    }
-    if let Some(values) = &node.values {
-        if values.iter().all(Value::is_string) && types == Types::STRING {
-            // serde reads an enum from a string or from a one-key map.
-            return match value {
-                Value::Object(map) if map.len() == 1 => {
-                    let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
-                    let key = map.keys().next().map_or("", String::as_str);
-                    unknown_variant(key, &names)
-                }
-                Value::Object(_) => invalid_value(value, "map with a single key"),
-                _ => error::invalid_type(value, "string or map"),
-            };
-        }
-    }
-    if types == Types::STRING && node.length == (Some(1), Some(1)) {
-        if let Value::String(_) = value {
-            return invalid_value(value, "a character");
-        }
-    }
-    if types == Types::INTEGER {
-        let name = integer_name(node.range);
-        if let Value::Number(n) = value {
-            if n.is_i64() || n.is_u64() {
-                return invalid_value(value, name);
-            }
-        }
-        return error::invalid_type(value, name);
-    }
-    error::invalid_type(value, &expected(node))
-}
-
-/// What a node expects, in serde's words where the schema says the Rust type.
-fn expected(node: &Node) -> String {
-    let types = node.types.without(Types::NULL);
-    let mut words = Vec::new();
-    if types.has(Types::STRING) {
-        words.push(if node.length == (Some(1), Some(1)) {
-            "a character"
-        } else {
-            "a string"
-        });
-    }
-    if types.has(Types::INTEGER) && !types.has(Types::NUMBER) {
-        words.push(integer_name(node.range));
-    }
-    if types.has(Types::NUMBER) {
-        words.push("f64");
-    }
-    if types.has(Types::BOOLEAN) {
-        words.push("a boolean");
-    }
-    if types.has(Types::ARRAY) {
-        words.push("a sequence");
-    }
-    if types.has(Types::OBJECT) {
-        words.push(if node.is_struct() {
-            "an object"
-        } else {
-            "a map"
-        });
-    }
-    if words.is_empty() {
-        return "unit".to_owned();
-    }
-    if node.is_tuple() && types == Types::ARRAY {
-        return format!("a tuple of size {}", node.prefix.len());
-    }
-    words.join(" or ")
-}
-
-/// The Rust integer type whose range the schema gives (`"u32"`), as serde names it.
-fn integer_name(range: (Option<i128>, Option<i128>)) -> &'static str {
-    const TYPES: [(&str, i128, i128); 8] = [
-        ("u8", 0, u8::MAX as i128),
-        ("u16", 0, u16::MAX as i128),
-        ("u32", 0, u32::MAX as i128),
-        ("u64", 0, u64::MAX as i128),
-        ("i8", i8::MIN as i128, i8::MAX as i128),
-        ("i16", i16::MIN as i128, i16::MAX as i128),
-        ("i32", i32::MIN as i128, i32::MAX as i128),
-        ("i64", i64::MIN as i128, i64::MAX as i128),
-    ];
-    match range {
-        (Some(min), Some(max)) => TYPES
-            .iter()
-            .find(|(_, lo, hi)| *lo == min && *hi == max)
-            .map_or("an integer", |t| t.0),
-        _ => "an integer",
-    }
-}
-
-/// serde's `invalid value: …, expected …`.
-fn invalid_value(value: &Value, expected: &str) -> String {
-    use serde::de::Error as _;
-    serde_json::Error::invalid_value(error::unexpected(value), &expected).to_string()
-}
-
-/// What a `OneOrMany` of node `one` takes (as `error::one_or_many_expected`).
-fn one_or_many_expected(nodes: &[Node], one: Id) -> &'static str {
-    let node = &nodes[resolve(nodes, one)];
-    let types = node.types.without(Types::NULL);
-    if !matches!(node.form, Form::Typed) {
-        return "one value or an array of values";
-    }
-    if types == Types::STRING {
-        "a string or an array of strings"
-    } else if types == Types::INTEGER {
-        "an integer or an array of integers"
-    } else if types == Types::NUMBER.union(Types::INTEGER) {
-        "a number or an array of numbers"
-    } else if types == Types::BOOLEAN {
-        "a boolean or an array of booleans"
-    } else if types == Types::OBJECT && node.is_struct() {
-        "an object or an array of objects"
-    } else {
-        "one value or an array of values"
-    }
-}
-
-/// serde's `one of` list: `` `a` ``, `` `a` or `b` ``, `` one of `a`, `b`, `c` ``.
-fn one_of(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [a] => format!("`{a}`"),
-        [a, b] => format!("`{a}` or `{b}`"),
-        _ => {
-            let listed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-            format!("one of {}", listed.join(", "))
-        }
-    }
-}
-
-/// serde's `unknown variant` message.
-fn unknown_variant(name: &str, names: &[&str]) -> String {
-    if names.is_empty() {
-        format!("unknown variant `{name}`, there are no variants")
-    } else {
-        format!("unknown variant `{name}`, expected {}", one_of(names))
-    }
-}
-
-/// serde's `unknown field` message, the fields listed as the schema's properties.
-fn unknown_field(key: &str, properties: &[(String, Id)], tag: Option<&str>) -> String {
-    let names: Vec<&str> = properties
-        .iter()
-        .map(|(k, _)| k.as_str())
-        .filter(|k| Some(*k) != tag)
-        .collect();
-    if names.is_empty() {
-        format!("unknown field `{key}`, there are no fields")
-    } else {
-        format!("unknown field `{key}`, expected {}", one_of(&names))
+        _ => false,
     }
 }

@@ -12,6 +12,7 @@ mod flatten_chain;
 mod helpers;
 mod hygiene;
 mod json_schema;
+mod json_schema_reading;
 mod lenient;
 mod malformed_json;
 mod one_answer;

@@ -19,6 +19,11 @@
 //!   `None`. Only that is accepted: the repaired values agree once such `null` members of the
 //!   derive's value, absent from the coercer's, are taken out, and `T` reads both values
 //!   the same ([`null_kept_at_option`]).
+//!
+//! The same generated calls go through `stitch-proxy`'s routing (the "forwarded untouched"
+//! oracle, issue #19): a call the rules neither refuse nor repair reaches the server as the
+//! client's exact bytes, written compactly or with spaces; a repaired one reaches it holding
+//! the coercer's repaired value; a refused one never reaches it ([`forwarded`]).
 
 use std::collections::BTreeMap;
 
@@ -443,8 +448,91 @@ fn ending(coercer: &Coercer, args: &Value) -> Ending {
     }
 }
 
+/// `value`'s JSON with a space after each `:` and `,` outside strings: another way a client
+/// writes the same call.
+fn spaced(value: &Value) -> String {
+    let compact = value.to_string();
+    let mut out = String::with_capacity(compact.len() * 2);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in compact.chars() {
+        out.push(c);
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if c == ':' || c == ',' {
+            out.push(' ');
+        }
+    }
+    out
+}
+
+/// What reaches the server for a call of `args` to a tool of `schema`, through the proxy's
+/// routing in its default mode, checked against the coercer's `coerce_rules_only`: untouched
+/// (byte for byte), repaired (the repaired value), or refused (nothing).
+fn forwarded(schema: &Value, args: &Value) -> Result<(), String> {
+    use std::sync::mpsc;
+    use stitch_proxy::proxy::{Options, Out, Proxy};
+
+    let coercer = Coercer::new(schema).map_err(|e| e.to_string())?;
+    let mut expected = args.clone();
+    let verdict = coercer.coerce_rules_only(&mut expected);
+    for text in [args.to_string(), spaced(args)] {
+        let (to_server, server) = mpsc::channel();
+        let (to_client, client) = mpsc::channel();
+        let proxy = Proxy::new(to_server, to_client, Options::default(), None);
+        proxy.client_sent(br#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#.to_vec());
+        let tools = serde_json::json!({"jsonrpc": "2.0", "id": "l",
+            "result": {"tools": [{"name": "t", "inputSchema": schema}]}});
+        proxy.server_sent(tools.to_string().into_bytes());
+        let _ = server.try_iter().count();
+        let _ = client.try_iter().count();
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{text}}}}}"#
+        );
+        proxy.client_sent(line.clone().into_bytes());
+        let reached: Vec<String> = server
+            .try_iter()
+            .map(|out| match out {
+                Out::Line(bytes) => String::from_utf8(bytes).unwrap(),
+                Out::End => "END".into(),
+            })
+            .collect();
+        match (&verdict, reached.as_slice()) {
+            (Ok(()), [got]) if expected == *args => {
+                if *got != format!("{line}\n") {
+                    return Err(format!(
+                        "not forwarded untouched:\n sent {line}\n got  {got}"
+                    ));
+                }
+            }
+            (Ok(()), [got]) => {
+                let got: Value = serde_json::from_str(got).map_err(|e| e.to_string())?;
+                if got["params"]["arguments"] != expected {
+                    return Err(format!(
+                        "repaired differently: {} for {expected}\n sent {line}",
+                        got["params"]["arguments"]
+                    ));
+                }
+            }
+            (Err(_), []) => {}
+            _ => {
+                return Err(format!(
+                    "{verdict:?}, and the server got {reached:?}\n sent {line}"
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
 macro_rules! shapes {
-    ($($test:ident: $ty:ty = $g:expr;)*) => {
+    ($($test:ident, $forwarded:ident: $ty:ty = $g:expr;)*) => {
         /// The calls generated for each shape reach every ending of the coercer (so the
         /// agreement is not passing on easy cases only).
         #[test]
@@ -482,22 +570,30 @@ macro_rules! shapes {
                         prop_assert!(false, "{}", e);
                     }
                 }
+
+                /// Through the proxy: untouched unless the rules act.
+                #[test]
+                fn $forwarded(args in near($g)) {
+                    if let Err(e) = forwarded(<$ty as ToolArgs>::input_schema(), &args) {
+                        prop_assert!(false, "{}", e);
+                    }
+                }
             )*
         }
     };
 }
 
 shapes! {
-    untagged_unions_agree: Unions = &UNIONS;
-    opaque_and_from_fields_agree: Reads = &READS;
-    from_container_agrees: Span = &RAW_SPAN;
-    flattened_struct_and_map_agree: Flat = &FLAT;
-    tagged_enums_agree: Tagged = &TAGGED;
-    one_or_many_denying_unknown_fields_agree: Query = &QUERY;
-    view_file_agrees: ViewFile = &VIEW_FILE;
-    search_agrees: Search = &SEARCH;
-    edit_agrees: Edit = &EDIT;
-    act_agrees: Act = &ACT;
-    recursive_type_agrees: Tree = &TREE;
-    unit_enums_maps_tuples_and_bounds_agree: Misc = &MISC;
+    untagged_unions_agree, untagged_unions_forwarded: Unions = &UNIONS;
+    opaque_and_from_fields_agree, opaque_and_from_fields_forwarded: Reads = &READS;
+    from_container_agrees, from_container_forwarded: Span = &RAW_SPAN;
+    flattened_struct_and_map_agree, flattened_struct_and_map_forwarded: Flat = &FLAT;
+    tagged_enums_agree, tagged_enums_forwarded: Tagged = &TAGGED;
+    one_or_many_denying_unknown_fields_agree, one_or_many_denying_unknown_fields_forwarded: Query = &QUERY;
+    view_file_agrees, view_file_forwarded: ViewFile = &VIEW_FILE;
+    search_agrees, search_forwarded: Search = &SEARCH;
+    edit_agrees, edit_forwarded: Edit = &EDIT;
+    act_agrees, act_forwarded: Act = &ACT;
+    recursive_type_agrees, recursive_type_forwarded: Tree = &TREE;
+    unit_enums_maps_tuples_and_bounds_agree, unit_enums_maps_tuples_and_bounds_forwarded: Misc = &MISC;
 }

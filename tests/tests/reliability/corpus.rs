@@ -89,6 +89,11 @@ fn replay_coerce_value() {
 }
 
 #[test]
-fn replay_serde_oracle() {
+fn replay_proxy_lines() {
     replay_all(TARGETS[3]);
+}
+
+#[test]
+fn replay_serde_oracle() {
+    replay_all(TARGETS[4]);
 }

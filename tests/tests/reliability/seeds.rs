@@ -143,6 +143,23 @@ const BOUNDS: &[[u8; 2]] = &[
     [0x20, 0x80],
 ];
 
+/// Lines for `proxy_lines` (after its mode byte; `S…` is a server's line).
+pub const LINES: &[&str] = &[
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"view","arguments":{"paths":"[\"a.png\"]"}}}"#,
+    r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"tag","arguments":{ "tags" : "[\"x\",  1E2]", "n":"1","z":-0,"z":1e400}}}"#,
+    r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"view","arguments":{"paths":"[preview].png","pad":"\ud800"}}}"#,
+    r#"{"jsonrpc":"2.0","id":"a\u0062","method":"tools/call","params":{"name":"tag","arguments":{"meta":"{\"k\":\"[\\\"v\\\"]\"}","opt":null}}}"#,
+    r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"open","arguments":{"x-a":"[\"1\"]","y":1}}}"#,
+    r#"[{"jsonrpc":"2.0","id":5,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"}]"#,
+    r#"S{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}"#,
+    r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"tag","arguments":[[[[[[[[[[1]]]]]]]]]]}}"#,
+    "not json {",
+    "",
+    "  
+",
+];
+
 /// The seeds of each target, by file name.
 pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
     match target {
@@ -167,6 +184,18 @@ pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
                 })
             })
             .collect(),
+        "proxy_lines" => (0..2u8)
+            .map(|mode| {
+                let mut data = vec![mode];
+                data.extend_from_slice(LINES.join("\n").as_bytes());
+                (format!("seed-all-{mode}"), data)
+            })
+            .chain(LINES.iter().enumerate().map(|(i, line)| {
+                let mut data = vec![(i % 2) as u8];
+                data.extend_from_slice(line.as_bytes());
+                (format!("seed-{i:03}"), data)
+            }))
+            .collect(),
         _ => panic!("no target {target}"),
     }
 }
@@ -178,11 +207,18 @@ pub fn check_of(target: &str) -> fn(&[u8]) -> checks::Outcome {
         "text_list" => checks::text_list_input,
         "coerce_value" => checks::coerce_input,
         "serde_oracle" => stitch_tests::shapes::serde_oracle_input,
+        "proxy_lines" => stitch_tests::proxy_lines::proxy_input,
         _ => panic!("no target {target}"),
     }
 }
 
-pub const TARGETS: [&str; 4] = ["from_json", "text_list", "coerce_value", "serde_oracle"];
+pub const TARGETS: [&str; 5] = [
+    "from_json",
+    "text_list",
+    "coerce_value",
+    "proxy_lines",
+    "serde_oracle",
+];
 
 /// `fuzz/<dir>/<target>`.
 pub fn fuzz_dir(dir: &str, target: &str) -> PathBuf {

@@ -54,6 +54,9 @@ pub struct Cx {
     // Whether this walk refused a key the text sent twice (an untagged enum's member that
     // meets one is a member serde refuses for that text): in the padding too.
     met_duplicate: bool,
+    // Whether this walk keeps only the issues of R3 (lists written as text): the other issues
+    // are found (a probe still sees them) and dropped when kept here (`Cx::rules_only`).
+    rules_only: bool,
 }
 
 /// How many untagged decisions may nest before the deeper ones stop searching for repairs
@@ -77,6 +80,17 @@ impl Cx {
             nest: 0,
             record: false,
             met_duplicate: false,
+            rules_only: false,
+        }
+    }
+
+    /// A check pass that keeps only the refusals of R3 (lists written as text); every other
+    /// issue is left to whoever validates next. Its probes keep every issue, so a union decides
+    /// as in any other walk.
+    pub(crate) fn rules_only() -> Cx {
+        Cx {
+            rules_only: true,
+            ..Cx::new(false)
         }
     }
 
@@ -235,6 +249,18 @@ impl Cx {
 
     /// [`Cx::report`] of an issue whose place sorts as `order`.
     fn keep(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
+        if self.rules_only {
+            let issue = issue();
+            if issue.kind() == crate::IssueKind::TextList {
+                self.keep_all(order, || issue);
+            }
+            return;
+        }
+        self.keep_all(order, issue);
+    }
+
+    /// [`Cx::keep`] whatever the issue's kind.
+    fn keep_all(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
         let seq = self.seen;
         self.seen += 1;
         if self.issues.len() < MAX_ISSUES {

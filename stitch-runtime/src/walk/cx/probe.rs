@@ -32,6 +32,7 @@ impl Cx {
             // An apply pass beside a recording one records too (its caller adopts them).
             record: apply && self.record,
             met_duplicate: false,
+            rules_only: false,
         }
     }
 
@@ -84,7 +85,11 @@ impl Cx {
         for found in probe.issues {
             self.keep(found.order, || found.issue);
         }
-        // Issues the probe counted past the cap sort after those it kept: counted here too.
+        // Issues the probe counted past the cap sort after those it kept: counted here too
+        // (not by a walk that keeps only R3's refusals: it cannot tell their kinds).
+        if self.rules_only {
+            return;
+        }
         self.seen += probe.omitted;
         self.omitted += probe.omitted;
     }

@@ -1,0 +1,27 @@
+//! The library behind the `stitch-proxy` program (not published): the routing of MCP lines
+//! between a client and a server with stitch's rule applied to each `tools/call`. The program
+//! is `src/main.rs`; the modules are public for the tests, the agreement test of the
+//! workspace (`tests/tests/reliability/agreement.rs`) and the fuzz target of the message path.
+//!
+//! The modules, each depending only on those listed before it:
+//!
+//! - `log`: the levels and the lines on standard error;
+//! - `raw`: a client's JSON with the byte range of every value, read whatever it holds;
+//! - `rewrite`: a repaired call as the client wrote it, only the repaired strings replaced;
+//! - `message`: reading a line just far enough to route it, and the lines the proxy writes;
+//! - `check`: a tool's schema compiled, and the verdict on a call's arguments;
+//! - `tools`: the tools the server lists;
+//! - `proxy`: the routing under one lock;
+//! - `pipes`: the threads of a run;
+//! - `signal` (Unix): signals passed on to the server, and its death by one passed back.
+
+pub mod check;
+pub mod log;
+pub mod message;
+pub mod pipes;
+pub mod proxy;
+pub mod raw;
+pub mod rewrite;
+#[cfg(unix)]
+pub mod signal;
+pub mod tools;

@@ -1,0 +1,149 @@
+//! The threads of a run: one reads each side, one writes each side, and a timer bounds the
+//! wait for the server's tool list. The readers hand each line to the routing ([`Proxy`]);
+//! the writers only write, flushing whenever their queue runs dry, so pipelined traffic goes
+//! out in large writes and a lone message at once.
+
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::process::{Child, ExitStatus};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
+use std::thread;
+use std::time::Instant;
+
+use crate::log::log;
+use crate::proxy::{Options, Out, Proxy};
+
+/// Reads lines until the end of `input`, handing each (line ending included) to `each`.
+fn read_lines(input: impl Read, side: &str, mut each: impl FnMut(Vec<u8>)) {
+    let mut reader = BufReader::with_capacity(1 << 16, input);
+    loop {
+        let mut line = Vec::new();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) => return,
+            Ok(_) => each(line),
+            Err(error) => {
+                log!(Error, "reading from the {side} failed: {error}");
+                return;
+            }
+        }
+    }
+}
+
+/// Writes queued lines to `output`, flushing whenever the queue runs dry; `on_error` runs
+/// once if a write fails (the rest of the queue is then dropped).
+fn write_lines(output: impl Write, queue: Receiver<Out>, on_error: impl FnOnce(io::Error)) {
+    let mut output = Some(BufWriter::with_capacity(1 << 16, output));
+    let mut on_error = Some(on_error);
+    let mut fail = |output: &mut Option<BufWriter<_>>, error| {
+        *output = None;
+        if let Some(on_error) = on_error.take() {
+            on_error(error);
+        }
+    };
+    while let Ok(first) = queue.recv() {
+        let mut next = Some(first);
+        while let Some(item) = next.take() {
+            match item {
+                Out::Line(line) => {
+                    if let Some(writer) = output.as_mut() {
+                        if let Err(error) = writer.write_all(&line) {
+                            fail(&mut output, error);
+                        }
+                    }
+                }
+                Out::End => {
+                    if let Some(mut writer) = output.take() {
+                        if let Err(error) = writer.flush() {
+                            fail(&mut output, error);
+                        }
+                    }
+                    return;
+                }
+            }
+            next = queue.try_recv().ok();
+        }
+        if let Some(writer) = output.as_mut() {
+            if let Err(error) = writer.flush() {
+                fail(&mut output, error);
+            }
+        }
+    }
+}
+
+/// Runs the proxy between this process's standard streams and `child` (spawned with piped
+/// standard input and output) until the server's output ends; returns how the server exited.
+/// When the client closes its side, the server's standard input is closed (after any held
+/// line) and the proxy ends when the server does.
+pub fn run(mut child: Child, options: Options) -> io::Result<ExitStatus> {
+    let server_in = child.stdin.take().expect("the server's stdin is piped");
+    let server_out = child.stdout.take().expect("the server's stdout is piped");
+    let (to_server, server_queue) = mpsc::channel();
+    let (to_client, client_queue) = mpsc::channel();
+    let (timer, deadlines) = mpsc::channel();
+    let proxy = Arc::new(Proxy::new(
+        to_server.clone(),
+        to_client.clone(),
+        options,
+        Some(timer),
+    ));
+
+    thread::Builder::new()
+        .name("to-server".into())
+        .spawn(move || {
+            write_lines(server_in, server_queue, |error| {
+                log!(Warn, "writing to the server failed: {error}");
+            });
+            // Dropping the pipe here closes the server's standard input.
+        })?;
+    let client_writer = {
+        let to_server = to_server.clone();
+        thread::Builder::new()
+            .name("to-client".into())
+            .spawn(move || {
+                write_lines(io::stdout().lock(), client_queue, |error| {
+                    // The client is gone: let the server see the end of its input too.
+                    log!(
+                        Info,
+                        "writing to the client failed ({error}): closing the server's input"
+                    );
+                    let _ = to_server.send(Out::End);
+                });
+            })?
+    };
+    {
+        let proxy = Arc::clone(&proxy);
+        thread::Builder::new()
+            .name("from-client".into())
+            .spawn(move || {
+                read_lines(io::stdin().lock(), "client", |line| proxy.client_sent(line));
+                log!(Debug, "the client closed its output");
+                proxy.client_closed();
+            })?;
+    }
+    {
+        let proxy = Arc::clone(&proxy);
+        thread::Builder::new()
+            .name("list-timer".into())
+            .spawn(move || time_listings(&proxy, &deadlines))?;
+    }
+
+    read_lines(server_out, "server", |line| proxy.server_sent(line));
+    proxy.server_closed();
+    let status = child.wait()?;
+    log!(Info, "the server exited: {status}");
+    let _ = to_client.send(Out::End);
+    let _ = client_writer.join();
+    Ok(status)
+}
+
+/// The timer of the proxy's own listings: each deadline, in the order the listings started
+/// (they all wait as long), ends the wait of its listing if it is still waited for.
+fn time_listings(proxy: &Proxy, deadlines: &Receiver<(Instant, u64)>) {
+    while let Ok((deadline, generation)) = deadlines.recv() {
+        let now = Instant::now();
+        if deadline > now {
+            thread::sleep(deadline - now);
+        }
+        proxy.list_timed_out(generation);
+    }
+}

@@ -1,0 +1,222 @@
+//! Compiling, step two: each `$ref` resolved to the node it names, and each `allOf` merged
+//! into its node, a member before the node that uses it.
+
+use std::collections::{HashMap, HashSet};
+
+use super::node::{resolve, Additional, Id, Node, Pattern};
+use super::read::join;
+use super::SchemaError;
+
+/// Decodes a JSON pointer's `~1` and `~0`, and the percent-escapes a URI fragment may hold.
+fn unescape_pointer(fragment: &str) -> Option<String> {
+    let bytes = fragment.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = fragment.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Resolves every `$ref` to the node it names: `#` (the root), `#/json/pointer` (to a
+/// subschema read above: `$defs`, `definitions`, or any other place), `#Name` (an `$anchor`).
+pub(crate) fn resolve_refs(
+    nodes: &mut [Node],
+    by_pointer: &HashMap<String, Id>,
+    anchors: &HashMap<String, Id>,
+) -> Result<(), SchemaError> {
+    for node in nodes.iter_mut() {
+        let Some(reference) = node.reference.as_deref() else {
+            continue;
+        };
+        let unresolvable = |why: &str| {
+            SchemaError::new(
+                join(&node.pointer, "$ref"),
+                format!("cannot resolve `$ref` {reference:?}: {why}"),
+            )
+        };
+        let Some(fragment) = reference.strip_prefix('#') else {
+            return Err(unresolvable(
+                "only references within the schema (`#…`) are supported",
+            ));
+        };
+        let target = if fragment.is_empty() {
+            Some(0)
+        } else if fragment.starts_with('/') {
+            let pointer = unescape_pointer(fragment).ok_or_else(|| unresolvable("bad escape"))?;
+            by_pointer.get(&pointer).copied()
+        } else {
+            anchors.get(fragment).copied()
+        };
+        let Some(target) = target else {
+            return Err(unresolvable("nothing in the schema has that name"));
+        };
+        node.target = Some(target);
+    }
+    // A chain of references that comes back to where it started stands for nothing.
+    no_cycle(nodes, "$ref")
+}
+
+/// An error naming the first node whose chain of targets never ends (a cycle made of `what`).
+fn no_cycle(nodes: &[Node], what: &str) -> Result<(), SchemaError> {
+    for id in 0..nodes.len() {
+        let mut at = id;
+        let mut steps = 0;
+        while let Some(next) = nodes[at].target {
+            at = next;
+            steps += 1;
+            if steps > nodes.len() {
+                return Err(SchemaError::new(
+                    nodes[id].pointer.clone(),
+                    format!("a cycle of `{what}`s that never reaches a schema"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Merges each `allOf` into its node: a node with nothing of its own and one member stands
+/// for that member; otherwise what a member says and the node does not is taken from it
+/// (types intersected, properties, patterns and `required` joined).
+///
+/// A member is merged before the node that uses it, whatever the order of the schema's
+/// names: a member reached through `$ref`s (`a` ← `b` ← `c`, in any order of `$defs`) is
+/// complete when it is merged. A node's dependencies are its `allOf` members and the node its
+/// `$ref` names; they are visited depth first with an explicit stack (no recursion however
+/// long the chain), and a dependency already being visited (a cycle) is not waited for.
+pub(crate) fn merge_all_of(nodes: &mut [Node]) -> Result<(), SchemaError> {
+    const TODO: u8 = 0;
+    const VISITING: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![TODO; nodes.len()];
+    let mut stack: Vec<(Id, bool)> = Vec::new();
+    for start in 0..nodes.len() {
+        if state[start] != TODO {
+            continue;
+        }
+        stack.push((start, false));
+        while let Some((id, expanded)) = stack.pop() {
+            if expanded {
+                merge_one(nodes, id);
+                state[id] = DONE;
+                continue;
+            }
+            if state[id] != TODO {
+                continue;
+            }
+            state[id] = VISITING;
+            stack.push((id, true));
+            let deps = nodes[id].all_of.iter().copied().chain(nodes[id].target);
+            for dep in deps {
+                if state[dep] == TODO {
+                    stack.push((dep, false));
+                }
+            }
+        }
+    }
+    // An `allOf` may have closed a cycle of references.
+    no_cycle(nodes, "allOf")
+}
+
+/// Merges node `id`'s `allOf`, its members being merged already.
+fn merge_one(nodes: &mut [Node], id: Id) {
+    if nodes[id].all_of.is_empty() || nodes[id].target.is_some() {
+        return;
+    }
+    let members = core::mem::take(&mut nodes[id].all_of);
+    let bare = !nodes[id].typed && nodes[id].members.is_empty();
+    if bare && members.len() == 1 {
+        nodes[id].target = Some(members[0]);
+        return;
+    }
+    // The names already there, so that joining is linear in the members' sizes.
+    let mut have: HashSet<String> = nodes[id]
+        .properties
+        .iter()
+        .map(|(k, _)| k.clone())
+        .collect();
+    let mut needed: HashSet<String> = nodes[id].required.iter().cloned().collect();
+    for member in members {
+        let m = resolve(nodes, member);
+        if m == id {
+            continue;
+        }
+        let (types, typed, nullable) = (nodes[m].types, nodes[m].typed, nodes[m].nullable);
+        let values = nodes[m].values.clone();
+        let (range, length, items, prefix, bounds) = (
+            nodes[m].range,
+            nodes[m].length,
+            nodes[m].items,
+            nodes[m].prefix.clone(),
+            nodes[m].bounds,
+        );
+        let properties = nodes[m].properties.clone();
+        let patterns: Vec<(String, Id)> = nodes[m]
+            .patterns
+            .iter()
+            .map(|p| (p.source.clone(), p.schema))
+            .collect();
+        let required = nodes[m].required.clone();
+        let additional = nodes[m].additional;
+        let (members, one_or_many) = (nodes[m].members.clone(), nodes[m].one_or_many);
+        let node = &mut nodes[id];
+        if typed {
+            if node.typed {
+                node.types = node.types.and(types);
+                node.nullable &= nullable;
+            } else {
+                node.types = types;
+                node.nullable = nullable;
+                node.typed = true;
+            }
+        }
+        if node.values.is_none() {
+            node.values = values;
+        }
+        node.range.0 = node.range.0.or(range.0);
+        node.range.1 = node.range.1.or(range.1);
+        node.length.0 = node.length.0.or(length.0);
+        node.length.1 = node.length.1.or(length.1);
+        node.items = node.items.or(items);
+        if node.prefix.is_empty() {
+            node.prefix = prefix;
+        }
+        if node.bounds.is_none() {
+            node.bounds = bounds;
+        }
+        for (key, sub) in properties {
+            if have.insert(key.clone()) {
+                node.properties.push((key, sub));
+            }
+        }
+        for (source, schema) in patterns {
+            if !node.patterns.iter().any(|p| p.source == source) {
+                node.patterns.push(Pattern {
+                    source,
+                    matcher: None,
+                    schema,
+                });
+            }
+        }
+        for name in required {
+            if needed.insert(name.clone()) {
+                node.required.push(name);
+            }
+        }
+        if node.additional == Additional::Any {
+            node.additional = additional;
+        }
+        if node.members.is_empty() {
+            node.members = members;
+            node.one_or_many = one_or_many;
+        }
+    }
+}

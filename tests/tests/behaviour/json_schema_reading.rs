@@ -1,0 +1,221 @@
+//! `json_schema::Coercer` reads schemas as JSON Schema does (issue #19): `allOf` through
+//! chains of `$ref`s whatever the order of the `$defs` names, `patternProperties` beside
+//! `additionalProperties: false`, integer-valued numbers at `"type": "integer"`, messages that
+//! name the keyword that failed, and `coerce_rules_only`, the rules without the type checks.
+//! How the time grows with the number of properties is measured in `BENCHMARKS.md`; a sanity
+//! bound here catches a quadratic step only.
+
+use serde_json::{json, Value};
+use stitch_runtime::json_schema::Coercer;
+use stitch_runtime::IssueKind;
+
+const TEXT_LIST: &str =
+    " is a list written as text \u{2014} pass the array itself, not JSON written as text";
+
+fn messages(coercer: &Coercer, args: Value) -> Vec<String> {
+    let mut value = args.clone();
+    match coercer.coerce(&mut value) {
+        Ok(()) => Vec::new(),
+        Err(e) => {
+            assert_eq!(value, args, "a refusal changed the value");
+            e.issues().iter().map(ToString::to_string).collect()
+        }
+    }
+}
+
+/// A property `paths` whose schema reaches `OneOrMany<String>` through `allOf`s and `$ref`s
+/// `first` ← `second` ← `third`, under the given names.
+fn chain(first: &str, second: &str, third: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {"paths": {"$ref": format!("#/$defs/{first}")}},
+        "$defs": {
+            first: {"allOf": [{"$ref": format!("#/$defs/{second}")}], "description": "x"},
+            second: {"allOf": [{"$ref": format!("#/$defs/{third}")}], "title": "y"},
+            third: {"anyOf": [{"type": "string"},
+                {"type": "array", "items": {"type": "string"}}]}
+        }
+    })
+}
+
+#[test]
+fn all_of_through_a_chain_of_refs_is_merged_whatever_the_order_of_the_names() {
+    for (a, b, c) in [
+        ("a", "b", "c"),
+        ("c", "b", "a"),
+        ("b", "a", "c"),
+        ("c", "a", "b"),
+    ] {
+        let coercer = Coercer::new(&chain(a, b, c)).unwrap();
+        assert_eq!(
+            messages(&coercer, json!({"paths": "[\"x\"]"})),
+            [format!("paths{TEXT_LIST}")],
+            "{a} <- {b} <- {c}"
+        );
+        assert!(messages(&coercer, json!({"paths": "[x].png"})).is_empty());
+    }
+}
+
+#[test]
+fn pattern_properties_beside_additional_properties_false() {
+    let coercer = Coercer::new(&json!({
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "patternProperties": {
+            "^x-": {"type": "array", "items": {"type": "string"}},
+            "^n_[0-9]+$": {"type": "integer"}
+        },
+        "additionalProperties": false
+    }))
+    .unwrap();
+    // Keys the patterns allow are no unknown fields, and are walked as their pattern says.
+    let mut args = json!({"name": "a", "x-tags": "[\"t\"]", "n_1": 5});
+    coercer.coerce(&mut args).unwrap();
+    assert_eq!(args, json!({"name": "a", "x-tags": ["t"], "n_1": 5}));
+    assert_eq!(
+        messages(&coercer, json!({"n_2": "five"})),
+        ["n_2: invalid type: string \"five\", expected an integer"]
+    );
+    // A key neither names nor matches is still unknown.
+    let refused = messages(&coercer, json!({"other": 1}));
+    assert_eq!(refused.len(), 1);
+    assert!(
+        refused[0].starts_with("other: unknown field `other`"),
+        "{refused:?}"
+    );
+    // A pattern the validator cannot read is a schema error at its place.
+    let error = Coercer::new(&json!({"patternProperties": {"(": {}}})).unwrap_err();
+    assert_eq!(error.pointer(), "/patternProperties");
+}
+
+#[test]
+fn integer_valued_numbers_are_integers() {
+    let coercer = Coercer::new(&json!({"type": "object", "properties": {
+        "n": {"type": "integer"},
+        "small": {"type": "integer", "minimum": 0, "maximum": 255}}}))
+    .unwrap();
+    for n in [json!(1.0), json!(1e2), json!(1e29), json!(-0.0), json!(5)] {
+        assert!(messages(&coercer, json!({ "n": n })).is_empty(), "{n}");
+    }
+    assert!(messages(&coercer, json!({"small": 2.0})).is_empty());
+    assert_eq!(
+        messages(&coercer, json!({"n": 1.5})),
+        ["n: invalid type: floating point `1.5`, expected an integer"]
+    );
+    assert_eq!(
+        messages(&coercer, json!({"small": 256.0})),
+        ["small: invalid value: floating point `256.0`, expected u8"]
+    );
+}
+
+#[test]
+fn messages_name_the_keyword_that_failed() {
+    let coercer = Coercer::new(&json!({"type": "object", "properties": {
+        "code": {"type": "string", "maxLength": 3},
+        "word": {"type": "string", "minLength": 2},
+        "count": {"type": "integer", "minimum": 1},
+        "top": {"type": "integer", "maximum": 10},
+        "level": {"enum": [1, 2, 3]},
+        "fixed": {"const": 7}}}))
+    .unwrap();
+    let refused = messages(
+        &coercer,
+        json!({"code": "abcdef", "word": "a", "count": 0, "top": 11, "level": 4, "fixed": 8}),
+    );
+    let mut refused = refused;
+    refused.sort();
+    assert_eq!(
+        refused,
+        [
+            "code: invalid value: string \"abcdef\", expected a string of at most 3 characters (`maxLength`)",
+            "count: invalid value: integer `0`, expected an integer of at least 1 (`minimum`)",
+            "fixed: invalid value: integer `8`, expected one of 7 (`const`)",
+            "level: invalid value: integer `4`, expected one of 1, 2, 3 (`enum`)",
+            "top: invalid value: integer `11`, expected an integer of at most 10 (`maximum`)",
+            "word: invalid value: string \"a\", expected a string of at least 2 characters (`minLength`)",
+        ]
+    );
+    // A type error is still a type error.
+    assert_eq!(
+        messages(&coercer, json!({"code": 5})),
+        ["code: invalid type: integer `5`, expected a string"]
+    );
+}
+
+#[test]
+fn rules_only_refuses_text_lists_and_repairs_leaving_the_rest() {
+    let coercer = Coercer::new(&json!({"type": "object", "properties": {
+        "paths": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "n": {"type": "integer"},
+        "opt": {"type": "string"}},
+        "required": ["paths", "must"],
+        "additionalProperties": false}))
+    .unwrap();
+    // Type errors, a missing and an unknown field: the next validator's to judge.
+    let sent = json!({"paths": "a", "n": "1", "extra": 1, "tags": "[\"x\"]", "opt": null});
+    let mut args = sent.clone();
+    coercer.coerce_rules_only(&mut args).unwrap();
+    assert_eq!(
+        args,
+        json!({"paths": "a", "n": "1", "extra": 1, "tags": ["x"]})
+    );
+    assert!(coercer.coerce(&mut sent.clone()).is_err());
+    // A list written as text: refused, that issue alone, the value untouched.
+    let sent = json!({"paths": "[\"a\"]", "n": "x", "tags": "[\"x\"]"});
+    let mut args = sent.clone();
+    let error = coercer.coerce_rules_only(&mut args).unwrap_err();
+    assert_eq!(args, sent);
+    assert_eq!(error.issues().len(), 1);
+    assert_eq!(error.issues()[0].kind(), IssueKind::TextList);
+    assert_eq!(error.to_string(), format!("paths{TEXT_LIST}"));
+}
+
+/// A schema of `n` string properties, all required; and a call that sends each.
+fn wide(n: usize) -> (Value, Value) {
+    let mut properties = serde_json::Map::new();
+    let mut required = Vec::new();
+    let mut args = serde_json::Map::new();
+    for i in 0..n {
+        let key = format!("p{i}");
+        properties.insert(key.clone(), json!({"type": "string"}));
+        required.push(Value::from(key.clone()));
+        args.insert(key, Value::from("v"));
+    }
+    let schema = json!({"type": "object", "properties": properties, "required": required});
+    (schema, Value::Object(args))
+}
+
+#[test]
+fn many_properties_compile_and_coerce_in_linear_time() {
+    // 32 000 properties and an `allOf` of two 40 000-property members: quadratic steps took
+    // seconds (issue #19); linear ones take milliseconds. The bound is generous for a debug
+    // build on a busy machine; BENCHMARKS.md has the figures.
+    let start = std::time::Instant::now();
+    let (schema, args) = wide(32_000);
+    let coercer = Coercer::new(&schema).unwrap();
+    let mut value = args.clone();
+    coercer.coerce(&mut value).unwrap();
+    let mut missing = args;
+    missing.as_object_mut().unwrap().remove("p31999");
+    assert_eq!(
+        messages(&coercer, missing),
+        ["p31999: missing field `p31999`"]
+    );
+    let (a, _) = wide(40_000);
+    let mut b = a.clone();
+    let renamed: serde_json::Map<String, Value> = b["properties"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (format!("q{k}"), v.clone()))
+        .collect();
+    b["properties"] = Value::Object(renamed);
+    b["required"] = json!([]);
+    Coercer::new(&json!({"allOf": [a, b]})).unwrap();
+    let elapsed = start.elapsed();
+    assert!(
+        elapsed < std::time::Duration::from_secs(20),
+        "{elapsed:?} for 32 000 and 2 × 40 000 properties"
+    );
+}

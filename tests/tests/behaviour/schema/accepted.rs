@@ -1,0 +1,309 @@
+//! What serde accepts the schema accepts, and what it refuses the schema refuses, over generated values.
+
+use super::*;
+
+/// A tiny deterministic generator (xorshift), so the agreement runs are reproducible.
+pub(super) struct Rng(pub(super) u64);
+
+impl Rng {
+    pub(super) fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    pub(super) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub(super) fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+/// A value near what `schema` describes: mostly conforming, sometimes not.
+pub(super) fn sample(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value {
+    const STRINGS: &[&str] = &[
+        "a.png",
+        "[preview].png",
+        "[\"x\"]",
+        "",
+        "file",
+        "dir",
+        "copy",
+        "delete",
+        "edit",
+        "noop",
+        "5",
+    ];
+    // serde also reads a struct from an array, by position; the schema advertises the object
+    // form only (like `null` for an `Option`), so the noise below puts no array where an object
+    // is described.
+    let object_here = schema.get("type") == Some(&json!("object"))
+        || schema.get("oneOf").is_some()
+        || schema.get("$ref").is_some();
+    if depth > 6 || rng.chance(2) {
+        return match rng.below(6) {
+            4 if object_here => json!({}),
+            0 => json!(null),
+            1 => json!(STRINGS[rng.below(STRINGS.len())]),
+            2 => json!(rng.below(300) as i64 - 20),
+            3 => json!(true),
+            4 => json!([STRINGS[rng.below(STRINGS.len())]]),
+            _ => json!({}),
+        };
+    }
+    if let Some(reference) = schema.get("$ref") {
+        let _ = reference;
+        return sample(root, root, rng, depth + 1);
+    }
+    if let Some(Value::String(c)) = schema.get("const") {
+        return json!(c);
+    }
+    if let Some(Value::Array(names)) = schema.get("enum") {
+        return names[rng.below(names.len())].clone();
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = schema.get(key) {
+            return sample(&members[rng.below(members.len())], root, rng, depth + 1);
+        }
+    }
+    match schema.get("type").and_then(Value::as_str) {
+        Some("object") => {
+            let mut object = serde_json::Map::new();
+            let required = schema.get("required").and_then(Value::as_array);
+            if let Some(Value::Object(properties)) = schema.get("properties") {
+                for (name, property) in properties {
+                    let is_required = required.is_some_and(|r| r.iter().any(|n| n == name));
+                    if rng.chance(if is_required { 97 } else { 70 }) {
+                        object.insert(name.clone(), sample(property, root, rng, depth + 1));
+                    }
+                }
+            }
+            if let Some(values @ Value::Object(_)) = schema.get("additionalProperties") {
+                for _ in 0..rng.below(3) {
+                    object.insert(
+                        format!("k{}", rng.below(5)),
+                        sample(values, root, rng, depth + 1),
+                    );
+                }
+            }
+            if rng.chance(10) {
+                object.insert("unexpected".to_owned(), json!(1));
+            }
+            Value::Object(object)
+        }
+        Some("array") => {
+            if let Some(Value::Array(prefix)) = schema.get("prefixItems") {
+                return Value::Array(
+                    prefix
+                        .iter()
+                        .map(|p| sample(p, root, rng, depth + 1))
+                        .collect(),
+                );
+            }
+            let items = schema.get("items").cloned().unwrap_or(json!({}));
+            let min = schema.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+            let max = schema
+                .get("maxItems")
+                .and_then(Value::as_u64)
+                .map_or(4, |m| m.min(4) as usize);
+            let n = if rng.chance(90) {
+                min + rng.below(max.saturating_sub(min) + 1)
+            } else {
+                rng.below(25)
+            };
+            Value::Array(
+                (0..n)
+                    .map(|_| sample(&items, root, rng, depth + 1))
+                    .collect(),
+            )
+        }
+        Some("string") if schema.get("maxLength") == Some(&json!(1)) && rng.chance(90) => {
+            json!("x")
+        }
+        Some("string") => json!(STRINGS[rng.below(STRINGS.len())]),
+        Some("integer") => {
+            let pool = [
+                0i64, 1, 7, 100, 255, 256, 65535, 70000, -1, -128, 4294967296,
+            ];
+            let min = schema
+                .get("minimum")
+                .and_then(Value::as_i64)
+                .unwrap_or(i64::MIN);
+            let max = schema
+                .get("maximum")
+                .and_then(Value::as_i64)
+                .unwrap_or(i64::MAX);
+            let fits: Vec<i64> = pool
+                .iter()
+                .copied()
+                .filter(|n| (min..=max).contains(n))
+                .collect();
+            if rng.chance(85) && !fits.is_empty() {
+                json!(fits[rng.below(fits.len())])
+            } else {
+                json!(pool[rng.below(pool.len())])
+            }
+        }
+        Some("number") => json!(1.5),
+        Some("boolean") => json!(rng.chance(50)),
+        Some("null") => json!(null),
+        _ => json!("anything"),
+    }
+}
+
+/// Removes `null` values of properties that are not required, at every level the schema
+/// describes.
+pub(super) fn drop_optional_nulls(value: &mut Value, schema: &Value, root: &Value) {
+    let schema = if schema.get("$ref").is_some() {
+        root
+    } else {
+        schema
+    };
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = schema.get(key) {
+            for member in members {
+                // Only a member the value fits is followed.
+                if jsonschema::is_valid(member, value) {
+                    drop_optional_nulls(value, member, root);
+                }
+            }
+        }
+    }
+    match value {
+        Value::Object(object) => {
+            let required = schema.get("required").and_then(Value::as_array);
+            let is_required = |k: &str| required.is_some_and(|r| r.iter().any(|n| n == k));
+            object.retain(|k, v| {
+                !(v.is_null() && !is_required(k) && schema["properties"].get(k).is_some())
+            });
+            for (k, v) in object.iter_mut() {
+                if let Some(property) = schema.get("properties").and_then(|p| p.get(k)) {
+                    drop_optional_nulls(v, property, root);
+                } else if let Some(values @ Value::Object(_)) = schema.get("additionalProperties") {
+                    drop_optional_nulls(v, values, root);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item) = schema.get("items").filter(|i| i.is_object()) {
+                items
+                    .iter_mut()
+                    .for_each(|v| drop_optional_nulls(v, item, root));
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn a_struct_written_as_an_array_is_read_but_not_advertised() {
+    let args = json!({"action": ["noop"]});
+    assert_eq!(
+        Act::from_value(args.clone()).unwrap().action,
+        stitch_tests::tools::Action::Noop
+    );
+    assert!(!validator::<Act>().is_valid(&args));
+}
+
+#[test]
+fn an_explicit_null_for_an_option_is_accepted_but_not_advertised() {
+    let args = json!({"paths": "a.png", "max_pixels": null});
+    assert_eq!(ViewFile::from_value(args.clone()).unwrap().max_pixels, None);
+    assert!(!validator::<ViewFile>().is_valid(&args));
+    assert!(validator::<ViewFile>().is_valid(&json!({"paths": "a.png"})));
+}
+
+/// Every value that `from_value` accepts validates against the schema once coerced; returns
+/// how many generated values were accepted.
+pub(super) fn accepted_values_validate<T: ToolArgs + std::fmt::Debug>(
+    seed: u64,
+    runs: usize,
+) -> usize {
+    let schema = T::input_schema();
+    let v = validator::<T>();
+    let mut rng = Rng(seed);
+    let mut accepted = 0;
+    let mut positional = 0;
+    for _ in 0..runs {
+        let args = sample(schema, schema, &mut rng, 0);
+        if T::from_value(args.clone()).is_ok() {
+            accepted += 1;
+            let mut coerced = args.clone();
+            T::coerce_value(&mut coerced).unwrap();
+            // By design an `Option<T>` is advertised as `T`, not required (no `null`: strict
+            // clients reject type arrays); serde also takes an explicit `null` there, which
+            // means the same as leaving the key out. Compare on that form.
+            drop_optional_nulls(&mut coerced, schema, schema);
+            let errors: Vec<jsonschema::ValidationError> = v.iter_errors(&coerced).collect();
+            // serde also reads a struct from an array, by position (here JSON text repaired
+            // into an array at a struct's position); the schema advertises objects only.
+            if !errors.is_empty() && errors.iter().all(|e| e.instance().is_array()) {
+                positional += 1;
+                continue;
+            }
+            let errors: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+            assert!(
+                errors.is_empty(),
+                "serde accepts {coerced} but the schema does not: {errors:?}"
+            );
+        }
+    }
+    // Positional structs stay the exception.
+    assert!(
+        positional * 10 <= accepted.max(10),
+        "{positional} positional of {accepted}"
+    );
+    accepted
+}
+
+#[test]
+fn what_serde_accepts_the_schema_accepts() {
+    for (name, accepted) in [
+        ("view_file", accepted_values_validate::<ViewFile>(1, 2000)),
+        ("search", accepted_values_validate::<Search>(2, 2000)),
+        ("edit", accepted_values_validate::<Edit>(3, 2000)),
+        ("act", accepted_values_validate::<Act>(4, 3000)),
+        ("tree", accepted_values_validate::<Tree>(5, 2000)),
+        ("shapes", accepted_values_validate::<Shapes>(6, 4000)),
+    ] {
+        // The generator must reach real values, or the test proves nothing.
+        assert!(
+            accepted >= 20,
+            "{name}: only {accepted} accepted values generated"
+        );
+        eprintln!("{name}: {accepted} accepted values validated");
+    }
+}
+
+#[test]
+fn what_serde_rejects_the_schema_rejects() {
+    fn rejected<T: ToolArgs + std::fmt::Debug>(args: Value) {
+        assert!(T::from_value(args.clone()).is_err(), "serde accepts {args}");
+        assert!(
+            !validator::<T>().is_valid(&args),
+            "the schema accepts {args}"
+        );
+    }
+    let many: Vec<String> = (0..21).map(|i| format!("{i}.png")).collect();
+    rejected::<ViewFile>(json!({}));
+    rejected::<ViewFile>(json!({"paths": 5}));
+    rejected::<ViewFile>(json!({"paths": "a", "extra": 1}));
+    rejected::<ViewFile>(json!({ "paths": many }));
+    rejected::<ViewFile>(json!({"paths": []}));
+    rejected::<ViewFile>(json!({"paths": "a", "max_pixels": -1}));
+    rejected::<Search>(json!({"query": 5}));
+    rejected::<Search>(json!({"query": "q", "maxHits": 70000}));
+    rejected::<Search>(json!({"query": "q", "filters": {"kinds": ["socket"]}}));
+    rejected::<Edit>(json!({"file": "f"}));
+    rejected::<Edit>(json!({"file": "f", "rows": []}));
+    rejected::<Edit>(
+        json!({"file": "f", "rows": [{"line": 1, "names": ["1", "2", "3", "4", "5", "6", "7", "8", "9"]}]}),
+    );
+    rejected::<Act>(json!({"action": {"action": "fly"}}));
+    rejected::<Act>(json!({"action": {"action": "copy", "to": "x"}}));
+    rejected::<Act>(json!({"action": "noop"}));
+    rejected::<Shapes>(json!({}));
+}
