@@ -341,6 +341,41 @@ pub(crate) fn not_json(e: &serde_json::Error) -> String {
     format!("the arguments are not valid JSON: {e}")
 }
 
+/// The reason of arguments that are not an object where the type's schema says one
+/// (`docs/rules.md#r5`): `the arguments must be a JSON object of named parameters, not an array`.
+pub(crate) fn not_an_object(value: &serde_json::Value) -> String {
+    let sent = match value {
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Null => "null",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Object(_) => "an object",
+    };
+    format!("the arguments must be a JSON object of named parameters, not {sent}")
+}
+
+/// serde's reason for an externally tagged enum's object of more than one key (here: its
+/// variant's key sent twice).
+pub(crate) fn one_key_only() -> String {
+    "invalid value: map, expected map with a single key".to_owned()
+}
+
+/// serde's reason for an untagged enum that no variant reads.
+pub(crate) fn no_variant(name: &str) -> String {
+    format!("data did not match any variant of untagged enum {name}")
+}
+
+/// serde_json's message of `e` without its ` at line 1 column 5` (the position in a text the
+/// caller did not send as such).
+pub(crate) fn without_position(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(end) => text[..end].to_owned(),
+        None => text,
+    }
+}
+
 /// The line after the kept issues: `… and 3 more issues`.
 fn omitted(n: usize) -> String {
     let s = if n == 1 { "" } else { "s" };

@@ -14,8 +14,8 @@ pub use crate::path::Path;
 pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::walk::{
-    deserialized, drop_absent, null_is_absent, owns_everything, owns_nothing, union_string,
-    untagged, untyped_entries, walk_leaf, walk_object, Coerce, Cx, Kind, Member, Shape,
+    deserialized, drop_absent, null_is_absent, union_string, untagged, untyped_entries, walk_leaf,
+    walk_object, Claims, Coerce, Cx, Kind, Member, Shape,
 };
 pub use crate::ToolArgs;
 pub use core;

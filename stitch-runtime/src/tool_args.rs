@@ -209,7 +209,9 @@ pub trait ToolArgs: Coerce {
 #[inline]
 fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError> {
     // Text in which no rule could act goes straight to serde_json (see `json::plain`).
-    if crate::json::plain::plain(text) {
+    // serde reads a struct from an array too; stitch's arguments are an object, so only text
+    // that opens with one takes the fast path (leading white space: the full path).
+    if opens_as::<T>(text) && crate::json::plain::plain(text) {
         if let Ok(args) = serde_json::from_str::<T>(text) {
             if args.bounds_hold(Bounds::NONE) {
                 return Ok(args);
@@ -220,6 +222,13 @@ fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError
     // field sent twice, as serde does (the fast path above refused it through serde).
     let (args, duplicates) = parse::from_str(text).map_err(|e| not_json::<T>(text, &e))?;
     read_with(args, duplicates, record)
+}
+
+/// Whether `text` opens with `{`, where `T`'s schema says the arguments are an object (else
+/// `true`).
+#[inline]
+fn opens_as<T: Coerce>(text: &str) -> bool {
+    !const { crate::schema::is_object(T::SCHEMA) } || text.as_bytes().first() == Some(&b'{')
 }
 
 #[cold]
@@ -245,12 +254,14 @@ pub(crate) fn read_with<T: Coerce, R: Record>(
     duplicates: Duplicates,
     record: R,
 ) -> Result<T, ArgsError> {
-    let cx = if duplicates.is_empty() {
-        Cx::new(false)
-    } else {
-        Cx::with_duplicates(duplicates)
-    };
-    if let Err((error, too_deep)) = run_with::<T, R>(&mut args, cx, record) {
+    if !duplicates.is_empty() {
+        return read_noting(args, duplicates, record);
+    }
+    // No key sent twice: nothing of it is on the heap, so its drop glue need not run.
+    if duplicates.owns_nothing() {
+        core::mem::forget(duplicates);
+    }
+    if let Err((error, too_deep)) = run_with::<T, R>(&mut args, Cx::new(false), record) {
         if too_deep {
             // serde_json drops a `Value` recursively; a deep one would overflow the stack.
             dispose(args);
@@ -258,6 +269,43 @@ pub(crate) fn read_with<T: Coerce, R: Record>(
         return Err(trace::refused::<T>(error));
     }
     deserialize(args)
+}
+
+/// [`read_with`] of arguments whose text sent some key twice. When the walk repaired nothing,
+/// `T` is read from the text rebuilt with every key as often as it was sent (`json::replay`):
+/// serde's own answer for that text (an untagged enum whose first member meets a key sent
+/// twice reads as the next member, as from the text). A failure there is named by reading the
+/// `Value` for its path, or, when the `Value` reads, at the root in serde's words.
+#[cold]
+#[inline(never)]
+fn read_noting<T: Coerce, R: Record>(
+    mut args: Value,
+    duplicates: Duplicates,
+    record: R,
+) -> Result<T, ArgsError> {
+    match crate::walk::run_noting::<T, R>(&mut args, duplicates, record) {
+        Err((error, too_deep)) => {
+            if too_deep {
+                dispose(args);
+            }
+            Err(trace::refused::<T>(error))
+        }
+        Ok(None) => deserialize(args),
+        Ok(Some(duplicates)) => {
+            let text = crate::json::replay::text(&args, &duplicates);
+            drop(duplicates);
+            match serde_json::from_str::<T>(&text) {
+                Ok(read) => Ok(read),
+                Err(e) => match deserialize::<T>(args) {
+                    Err(error) => Err(error),
+                    Ok(_) => {
+                        let issue = Issue::invalid("", error::without_position(&e));
+                        Err(trace::refused::<T>(ArgsError::single(issue)))
+                    }
+                },
+            }
+        }
+    }
 }
 
 fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {

@@ -5,8 +5,10 @@
 
 pub mod alloc;
 pub mod checks;
+pub mod duplicates;
 pub mod proxy_lines;
 pub mod reformat;
+pub mod shapes;
 pub mod text_edit;
 pub mod tools;
 

@@ -15,6 +15,7 @@ use crate::ast::Variant;
 ///             let __which: usize = /* enum_::which_variant, by the "t" key */;
 ///             for (__key, __item) in __map.iter_mut() {
 ///                 if __key.as_str() == "c" {
+///                     // (only when `__cx.key_once(__item, __at, "c")`: not sent twice)
 ///                     match __which {
 ///                         0 => /* enum_::content_walk at __at.field("c") */,
 ///                         _ => __cx.untyped(__item, &__at.field("c")),   // no variant
@@ -39,12 +40,16 @@ pub(super) fn walk(variants: &[&Variant], tag: &str, content: &str) -> TokenStre
     });
     tagged_object(
         which,
+        tag,
         quote! {
             for (__key, __item) in __map.iter_mut() {
                 if __key.as_str() == #content {
-                    match __which {
-                        #(#arms)*
-                        _ => __cx.untyped(__item, &__at.field(#content, 1)),
+                    // The content key sent twice is refused as serde refuses it.
+                    if __cx.key_once(__item, __at, #content) {
+                        match __which {
+                            #(#arms)*
+                            _ => __cx.untyped(__item, &__at.field(#content, 1)),
+                        }
                     }
                 } else {
                     __cx.untyped(__item, &__at.key(__key));

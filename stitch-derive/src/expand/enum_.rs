@@ -72,7 +72,9 @@ fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> To
                     __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
                     __cx: &mut _stitch::Cx,
                     __at: &_stitch::Path<'_>,
+                    __owned: &_stitch::Claims<'_>,
                 ) {
+                    let _ = __owned;
                     #walk
                 }
             });
@@ -133,7 +135,7 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
             quote! {
                 _stitch::Value::Object(__map) => {
                     if __cx.enter(__at) {
-                        Self::#fields_fn(__map, __cx, __at);
+                        Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::NONE);
                         __cx.leave();
                     }
                 }
@@ -206,7 +208,8 @@ pub(super) fn content_walk(
 
 /// The lookup of the variant a tag names, for the taggings that have one: a `usize`
 /// expression, the variant's index, or `!0` when the tag is missing, not a string, or names
-/// no variant (serde then fails, and the walk only checks depth).
+/// no variant (serde then fails, and the walk only checks depth), or `!1` when the text sent
+/// the tag twice (refused here, as serde refuses it).
 ///
 /// ```text
 /// match __map.get("type") {
@@ -245,7 +248,7 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
 /// fn walk(__value, __cx, __at, __bounds) {
 ///     match __value {
 ///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
-///             let __which: usize = /* which */;
+///             let __which: usize = if __cx.tag_twice(__map, __at, "type") { !1 } else { /* which */ };
 ///             /* body */
 ///             __cx.leave();
 ///             if __which == !0 { __cx.check::<Self>(__value, __at) }  // serde says why
@@ -255,12 +258,13 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
 ///     }
 /// }
 /// ```
-pub(super) fn tagged_object(which: TokenStream, body: TokenStream) -> TokenStream {
+pub(super) fn tagged_object(which: TokenStream, tag: &str, body: TokenStream) -> TokenStream {
     let walk = walk_fn(quote! {
         match __value {
             _stitch::Value::Object(__map) => {
                 if __cx.enter(__at) {
-                    let __which: usize = #which;
+                    // The tag sent twice: refused as serde refuses it, no variant walked (`!1`).
+                    let __which: usize = if __cx.tag_twice(__map, __at, #tag) { !1 } else { #which };
                     #body
                     __cx.leave();
                     if __which == !0 {

@@ -19,7 +19,9 @@ use crate::ast::{Style, Variant};
 ///         _stitch::Value::Object(__map) if __map.len() == 1 => if __cx.enter(__at) {
 ///             for (__key, __item) in __map.iter_mut() {
 ///                 match __key.as_str() {
-///                     "search" => /* enum_::content_walk at __at.field("search") */,
+///                     "search" => if __cx.variant_once(__item, __at) {
+///                         /* enum_::content_walk at __at.field("search") */
+///                     },
 ///                     _ => __cx.untyped(__item, &__at.key(__key)),
 ///                 }
 ///             }
@@ -38,7 +40,12 @@ pub(super) fn walk(variants: &[&Variant]) -> TokenStream {
             .all()
             .map(move |name| {
                 let walk = content_walk(i, v, quote!(__item), quote!(&__at.field(#name, 0)));
-                quote!(#name => #walk,)
+                // The variant's key sent twice: serde refuses the object of two keys.
+                quote!(#name => {
+                    if __cx.variant_once(__item, __at) {
+                        #walk;
+                    }
+                })
             })
             .collect::<Vec<_>>()
     });

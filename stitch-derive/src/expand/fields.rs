@@ -114,7 +114,7 @@ pub(super) fn fields_walk(
     suffix: &str,
     helpers: &mut Vec<TokenStream>,
     rules: FieldRules,
-) -> (TokenStream, TokenStream) {
+) -> (TokenStream, Keys) {
     let mut arms = Vec::new();
     let mut own_names = Vec::new();
     let mut flattened = Vec::new();
@@ -172,7 +172,7 @@ pub(super) fn fields_walk(
             };
             arms.push(quote!(#name => {
                 #seen
-                if __cx.sent_once(&__at.field(#name, #ordinal), #wire) {
+                if __cx.sent_once(__item, &__at.field(#name, #ordinal), #wire) {
                     #walk
                 }
             }));
@@ -233,7 +233,7 @@ pub(super) fn fields_walk(
     // `deny_unknown_fields`: a key nothing claims is an issue, in serde's words.
     let unknown = if rules.deny_unknown && flattened.is_empty() {
         quote! {
-            if !__owned(__key) {
+            if __owned.denies(__key) {
                 __cx.unknown_field(__at, __key, &[#(#expected),*]);
             }
         }
@@ -256,7 +256,13 @@ pub(super) fn fields_walk(
                 __cx.untyped(__item, &__at.key(__key));
             }
         };
-        return (body, own);
+        return (
+            body,
+            Keys {
+                declares: own,
+                owns: None,
+            },
+        );
     }
     if flattened.is_empty() {
         let body = quote! {
@@ -272,7 +278,13 @@ pub(super) fn fields_walk(
             }
             #missing
         };
-        return (body, own);
+        return (
+            body,
+            Keys {
+                declares: own,
+                owns: None,
+            },
+        );
     }
     // With flattened fields: the keys the struct's own fields and flattened structs read, for a
     // flattened map beside them; and every key claimed (a flattened map claims all).
@@ -295,10 +307,7 @@ pub(super) fn fields_walk(
         #[doc(hidden)]
         #[inline]
         fn #own_fn(__key: &str) -> bool {
-            #own #(|| (!_stitch::core::matches!(
-                #flat_types::SHAPE.kind,
-                _stitch::Kind::Map
-            ) && #flat_types::owns_key(__key)))*
+            #own #(|| #flat_types::declares_key(__key))*
         }
         #[doc(hidden)]
         #[inline]
@@ -311,19 +320,11 @@ pub(super) fn fields_walk(
             return quote!();
         }
         let coerce = coerce_of(field);
-        // A flattened map reads the keys no other field claims. A flattened struct is handed
-        // only its own fields, as serde's flatten does: every other key is claimed (the
-        // parent's to judge), so its `deny_unknown_fields` never fires here.
-        quote!(#coerce::walk_flat(
-            __map,
-            __cx,
-            __at,
-            if _stitch::core::matches!(#coerce::SHAPE.kind, _stitch::Kind::Map) {
-                Self::#own_fn
-            } else {
-                _stitch::owns_everything
-            },
-        );)
+        // A flattened map reads the keys no declared field claims, at this level or any
+        // around it (`__owned`); a flattened struct reads only its own fields, as serde's
+        // flatten does, and leaves every other key to this level (its `deny_unknown_fields`
+        // never fires there).
+        quote!(#coerce::walk_flat(__map, __cx, __at, &__owned.within(Self::#own_fn));)
     });
     let body = quote! {
         #seen_decl
@@ -340,7 +341,19 @@ pub(super) fn fields_walk(
         #missing
         #(#flat_walks)*
     };
-    (body, quote!(Self::#owns_fn(__key)))
+    let keys = Keys {
+        declares: quote!(Self::#own_fn(__key)),
+        owns: Some(quote!(Self::#owns_fn(__key))),
+    };
+    (body, keys)
+}
+
+/// What a set of named fields tells about the keys of a shared object: the bodies (over
+/// `__key`) of `declares_key` and, when it differs from it (some field is flattened), of
+/// `owns_key`.
+pub(super) struct Keys {
+    pub declares: TokenStream,
+    pub owns: Option<TokenStream>,
 }
 
 /// What a set of named fields checks beyond their values.

@@ -15,8 +15,8 @@ use crate::ast::{Style, Variant};
 ///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
 ///             let __which: usize = /* enum_::which_variant, by the "type" key */;
 ///             match __which {
-///                 0 => Self::__stitch_fields_0(__map, __cx, __at),    // a struct variant
-///                 1 => <Inner as _stitch::Coerce>::walk_flat(__map, __cx, __at, _stitch::owns_nothing),
+///                 0 => Self::__stitch_fields_0(__map, __cx, __at, &__tag),  // a struct variant
+///                 1 => <Inner as _stitch::Coerce>::walk_flat(__map, __cx, __at, &__tag),
 ///                                                                    // a newtype variant
 ///                 _ => _stitch::untyped_entries(__map, __cx, __at),   // unit, or no variant
 ///             }
@@ -29,7 +29,8 @@ use crate::ast::{Style, Variant};
 /// }
 /// ```
 ///
-/// In a struct variant the tag's own key is no field's, so it is walked as an unknown key
+/// `__tag` is `_stitch::Claims::beside(|__key| __key == "type")`: no flattened map of the
+/// variant reads the tag's key. In a struct variant the tag's own key is no field's, so it is walked as an unknown key
 /// (depth only); the tag's string is read by serde, never repaired.
 pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
     let which = which_variant(variants, tag);
@@ -37,13 +38,19 @@ pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
         let walk = match v.style {
             Style::Struct => {
                 let fields_fn = fields_fn(i);
-                quote!(Self::#fields_fn(__map, __cx, __at))
+                // The tag is the enum's key: no flattened map of the variant reads it. Only a
+                // variant with a flattened field asks (the others are handed nothing to build).
+                if v.fields.iter().any(|f| f.flatten && !f.skip) {
+                    quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::beside(|__key: &str| __key == #tag)))
+                } else {
+                    quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::NONE))
+                }
             }
             // The newtype's type (a struct, a map) reads its keys from the shared object.
             Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
                 let coerce = coerce_of(&v.fields[0]);
                 // The tag is the enum's key, not an unknown one of the content.
-                quote!(#coerce::walk_flat(__map, __cx, __at, |__key: &str| __key == #tag))
+                quote!(#coerce::walk_flat(__map, __cx, __at, &_stitch::Claims::beside(|__key: &str| __key == #tag)))
             }
             _ => quote!(_stitch::untyped_entries(__map, __cx, __at)),
         };
@@ -51,6 +58,7 @@ pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
     });
     tagged_object(
         which,
+        tag,
         quote! {
             match __which {
                 #(#arms)*

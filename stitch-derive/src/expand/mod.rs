@@ -200,13 +200,17 @@ fn flat_delegation(coerce: &TokenStream) -> TokenStream {
             __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
             __cx: &mut _stitch::Cx,
             __at: &_stitch::Path<'_>,
-            __owned: fn(&str) -> bool,
+            __owned: &_stitch::Claims<'_>,
         ) {
             #coerce::walk_flat(__map, __cx, __at, __owned)
         }
         #[inline]
         fn owns_key(__key: &str) -> bool {
             #coerce::owns_key(__key)
+        }
+        #[inline]
+        fn declares_key(__key: &str) -> bool {
+            #coerce::declares_key(__key)
         }
     }
 }

@@ -19,8 +19,9 @@ use crate::ast::{Container, Field};
 /// fn walk(__value, __cx, __at, _) {
 ///     _stitch::walk_object::<Self>(__value, __cx, __at)   // R1 for a string, then walk_flat
 /// }
-/// fn walk_flat(__map, __cx, __at, _) { /* fields::fields_walk */ }
-/// fn owns_key(__key: &str) -> bool { _stitch::core::matches!(__key, "paths" | …) }
+/// fn walk_flat(__map, __cx, __at, __owned) { /* fields::fields_walk */ }
+/// fn declares_key(__key: &str) -> bool { _stitch::core::matches!(__key, "paths" | …) }
+/// // with flattened fields, also `owns_key` (a flattened map reads every key)
 /// ```
 ///
 /// The fields are walked in `walk_flat` so that the same code serves the struct flattened
@@ -34,7 +35,16 @@ pub(super) fn named(
         container_default: cont.serde.default,
         deny_unknown: cont.serde.deny_unknown_fields,
     };
-    let (walk, owns) = fields_walk(fields, "", helpers, rules);
+    let (walk, keys) = fields_walk(fields, "", helpers, rules);
+    let declares = keys.declares;
+    let owns = keys.owns.map(|owns| {
+        quote! {
+            #[inline]
+            fn owns_key(__key: &str) -> bool {
+                #owns
+            }
+        }
+    });
     let bounds_hold = bounds_hold(fields);
     // A struct is no array member: R3 never refuses at it (its fields decide for themselves).
     let text_list = no_text_list();
@@ -49,15 +59,16 @@ pub(super) fn named(
             __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
             __cx: &mut _stitch::Cx,
             __at: &_stitch::Path<'_>,
-            __owned: fn(&str) -> bool,
+            __owned: &_stitch::Claims<'_>,
         ) {
             let _ = __owned;
             #walk
         }
         #[inline]
-        fn owns_key(__key: &str) -> bool {
-            #owns
+        fn declares_key(__key: &str) -> bool {
+            #declares
         }
+        #owns
     }
 }
 
@@ -90,7 +101,7 @@ fn bounds_hold(fields: &[Field]) -> TokenStream {
 /// }
 /// fn accepts_text_list(__text, __bounds) -> bool { <Vec<u64> as …>::accepts_text_list(__text, __bounds) }
 /// fn walk_flat(…) { <Vec<u64> as …>::walk_flat(…) }
-/// fn owns_key(__key) -> bool { <Vec<u64> as …>::owns_key(__key) }
+/// fn owns_key(__key) -> bool { <Vec<u64> as …>::owns_key(__key) }   // and declares_key
 /// fn bounds_hold(&self, __bounds) -> bool { <Vec<u64> as …>::bounds_hold(&self.0, __bounds) }
 /// ```
 ///

@@ -152,7 +152,7 @@ pub(super) fn walk(
 ///         _stitch::Member { arrays: false, objects: false, walk: |__value, __cx, __at, _| __cx.untyped(__value, __at) },
 ///     ];
 ///     if !_stitch::untagged(__value, __cx, __at, __bounds, &__members, Self::__stitch_pick) {
-///         __cx.check::<Self>(__value, __at)
+///         __cx.no_member::<Self>(__value, __at)   // serde's message, for the text
 ///     }
 /// }
 /// // The index (among the variants serde reads) of the variant serde reads from a value.
@@ -226,7 +226,7 @@ fn decide(variants: &[&Variant], all: &[Variant]) -> TokenStream {
         ) {
             let __members: [_stitch::Member; #count] = [#(#members),*];
             if !_stitch::untagged(__value, __cx, __at, __bounds, &__members, Self::__stitch_pick) {
-                __cx.check::<Self>(__value, __at)
+                __cx.no_member::<Self>(__value, __at)
             }
         }
 

@@ -6,4 +6,5 @@ pub(crate) mod de;
 pub(crate) mod depth;
 pub(crate) mod parse;
 pub(crate) mod plain;
+pub(crate) mod replay;
 pub(crate) mod text_list;

@@ -2,15 +2,21 @@
 //! object.
 //!
 //! A `Value` keeps the last of duplicate keys, while serde refuses a struct's field sent twice
-//! (`duplicate field `paths``). So the full path of `from_json` (and `Args<T>`) reads the text
-//! with [`ValueSeed`], which builds the same `Value` as serde_json's own and notes the path of
-//! each duplicated key; the walk then refuses a duplicated *declared* field where it meets it
+//! (`duplicate field `paths``), and a tag, a content key or an externally tagged variant's key
+//! sent twice. So the full path of `from_json` (and `Args<T>`) reads the text with
+//! [`ValueSeed`], which builds the same `Value` as serde_json's own and notes each value whose
+//! key the text sent twice; the walk then refuses such a *declared* key where it meets it
 //! (`Cx::sent_once`), and lets any other key repeat, as serde
 //! does. `from_value` cannot see duplicates: its input is a `Value` already.
 //!
-//! Nothing is allocated for the notes when no key repeats. The seed recurses once per array or
-//! object, as serde_json's parser does, within its depth limit ([`MAX_DEPTH`](super::depth)),
-//! and the time is linear in the text.
+//! A value is noted by its address in the finished `Value`, which is exact: two values alive at
+//! once never share an address, and nothing moves them once their object is complete (an
+//! object's entries live in its own heap nodes, which stay put when the object itself is moved
+//! into its parent). The values a repeated key replaced are kept alive beside the notes, so no
+//! address noted inside them can be reused while the notes are consulted. One word is noted
+//! per repeated key, so the notes stay linear in the text; nothing is allocated for them when
+//! no key repeats. The seed recurses once per array or object, as serde_json's parser does,
+//! within its depth limit ([`MAX_DEPTH`](super::depth)), and the time is linear in the text.
 
 use core::fmt;
 
@@ -18,149 +24,75 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::map::Entry;
 use serde_json::{Map, Number, Value};
 
-use crate::path::{Path, Segment};
-
-/// The paths at which the text sent a key twice in one object.
-///
-/// Each is kept as its fingerprint, its depth and its leaf key only, never as a copy of its
-/// ancestors' keys: a text with a long ancestor key and many duplicated keys beneath it would
-/// otherwise copy that ancestor once per duplicate (quadratic memory). Each leaf key kept is a
-/// key of the text, so what is kept is bounded by the text.
+/// The values whose key the text sent twice in one object.
 #[derive(Debug, Default)]
 pub(crate) struct Duplicates {
-    /// Sorted by fingerprint.
-    paths: Vec<Noted>,
+    /// One per repeated key, sorted by the address of the value the `Value` keeps.
+    notes: Vec<Note>,
 }
 
-/// One duplicated key: the fingerprint of its whole path, the path's depth, its leaf segment.
-///
-/// [`Duplicates::contains`] matches all three exactly. A false positive therefore needs two
-/// paths of the same depth and the same leaf whose fingerprints are equal: a 64-bit
-/// collision of two distinct paths, or (since [`fingerprint`] samples each key's length and
-/// at most its first and last eight bytes) two paths whose *ancestor* keys differ only in
-/// their middles. Neither is produced by chance; the latter can be written on purpose, and
-/// then refuses a field that the text sent once, beside a sibling that it sent twice.
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Noted {
-    print: u64,
-    depth: usize,
-    leaf: Owned,
-}
-
-/// An owned path segment.
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Owned {
-    Key(Box<str>),
-    Index(usize),
+/// A key sent more than once in one object: the address of the value the `Value` keeps (the
+/// last sent), and the values sent before it, in their order (kept alive, so that no address
+/// noted inside them is reused while the notes are consulted).
+#[derive(Debug)]
+struct Note {
+    kept: usize,
+    earlier: Vec<Value>,
 }
 
 impl Duplicates {
     /// No duplicates (what a `Value` arrives with).
-    pub(crate) const NONE: Duplicates = Duplicates { paths: Vec::new() };
+    pub(crate) const NONE: Duplicates = Duplicates { notes: Vec::new() };
 
     /// Whether no key was sent twice.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.paths.is_empty()
+        self.notes.is_empty()
     }
 
     /// Whether nothing of it is on the heap (no key sent twice, nothing ever recorded).
     #[inline]
     pub(crate) fn owns_nothing(&self) -> bool {
-        self.paths.capacity() == 0
+        self.notes.capacity() == 0
     }
 
-    /// Whether the text sent the key at `at` twice (up to the collisions told at [`Noted`]).
-    pub(crate) fn contains(&self, at: &Path<'_>) -> bool {
-        let print = fingerprint(at.segments());
-        let first = self.paths.partition_point(|noted| noted.print < print);
-        let mut candidates = self.paths[first..]
-            .iter()
-            .take_while(|noted| noted.print == print)
-            .peekable();
-        if candidates.peek().is_none() {
-            return false;
-        }
-        let depth = at.segments().count();
-        let Some(leaf) = at.segments().next() else {
-            return false;
-        };
-        candidates.any(|noted| noted.depth == depth && same(leaf, &noted.leaf))
+    /// Whether the text sent the key of `value` (a value inside the arguments read with these
+    /// notes) twice in its object.
+    pub(crate) fn contains(&self, value: &Value) -> bool {
+        self.earlier(value).is_some()
+    }
+
+    /// The values the text sent, in its order, under the key of `value` before `value`
+    /// itself; `None` when it sent that key once.
+    pub(crate) fn earlier(&self, value: &Value) -> Option<&[Value]> {
+        let kept = address(value);
+        let i = self.notes.binary_search_by_key(&kept, |n| n.kept).ok()?;
+        Some(&self.notes[i].earlier)
     }
 }
 
-/// Whether `segment` is the owned segment `owned`.
-fn same(segment: Segment<'_>, owned: &Owned) -> bool {
-    match (segment, owned) {
-        (Segment::Key(a) | Segment::Field(a, _), Owned::Key(b)) => a == &**b,
-        (Segment::Index(a), Owned::Index(b)) => a == *b,
-        _ => false,
-    }
-}
-
-/// A cheap hash of a path, leaf first: per key its length and at most its first and last
-/// eight bytes, so hashing a path costs the same however long its keys are (O(depth)).
-fn fingerprint<'a>(segments: impl Iterator<Item = Segment<'a>>) -> u64 {
-    let mut hash = 0u64;
-    let mut mix = |word: u64| {
-        hash = (hash.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    };
-    for segment in segments {
-        match segment {
-            Segment::Key(key) | Segment::Field(key, _) => {
-                let b = key.as_bytes();
-                mix(b.len() as u64);
-                let mut word = [0u8; 8];
-                let head = b.len().min(8);
-                word[..head].copy_from_slice(&b[..head]);
-                mix(u64::from_le_bytes(word));
-                let tail = b.len().saturating_sub(8);
-                let mut word = [0u8; 8];
-                word[..b.len() - tail].copy_from_slice(&b[tail..]);
-                mix(u64::from_le_bytes(word));
-            }
-            Segment::Index(i) => {
-                mix(u64::MAX);
-                mix(i as u64);
-            }
-        }
-    }
-    hash
+fn address(value: &Value) -> usize {
+    value as *const Value as usize
 }
 
 /// Reads JSON text into a `Value`, with the keys it sends twice.
 pub(crate) fn from_str(text: &str) -> Result<(Value, Duplicates), serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let mut found = Vec::new();
-    let value = ValueSeed {
-        at: &Path::ROOT,
-        found: &mut found,
-    }
-    .deserialize(&mut de)?;
+    let mut found = Duplicates::NONE;
+    let value = ValueSeed { found: &mut found }.deserialize(&mut de)?;
     de.end()?;
-    Ok((value, collect(found)))
+    found.notes.sort_unstable_by_key(|n| n.kept);
+    Ok((value, found))
 }
 
 /// Reads a `Value` from any deserializer (`Args<T>`), with the keys it sends twice.
 pub(crate) fn from_deserializer<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<(Value, Duplicates), D::Error> {
-    let mut found = Vec::new();
-    let value = ValueSeed {
-        at: &Path::ROOT,
-        found: &mut found,
-    }
-    .deserialize(deserializer)?;
-    Ok((value, collect(found)))
-}
-
-fn collect(mut found: Vec<Noted>) -> Duplicates {
-    if !found.is_empty() {
-        // By fingerprint first; a key sent three times is noted twice.
-        found.sort_unstable();
-        found.dedup();
-    }
-    Duplicates { paths: found }
+    let mut found = Duplicates::NONE;
+    let value = ValueSeed { found: &mut found }.deserialize(deserializer)?;
+    found.notes.sort_unstable_by_key(|n| n.kept);
+    Ok((value, found))
 }
 
 /// serde's message for a field sent twice, in serde's words.
@@ -169,13 +101,12 @@ pub(crate) fn duplicate_field(name: &'static str) -> String {
     <super::de::Error as serde::de::Error>::duplicate_field(name).to_string()
 }
 
-/// Reads one value at `at` as serde_json's `Value` does, noting duplicated keys in `found`.
-struct ValueSeed<'a, 'p> {
-    at: &'a Path<'p>,
-    found: &'a mut Vec<Noted>,
+/// Reads one value as serde_json's `Value` does, noting repeated keys in `found`.
+struct ValueSeed<'a> {
+    found: &'a mut Duplicates,
 }
 
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
     type Value = Value;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
@@ -183,7 +114,7 @@ impl<'de> DeserializeSeed<'de> for ValueSeed<'_, '_> {
     }
 }
 
-impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
+impl<'de> Visitor<'de> for ValueSeed<'_> {
     type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -228,58 +159,59 @@ impl<'de> Visitor<'de> for ValueSeed<'_, '_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
-        loop {
-            let at = self.at.index(items.len());
-            let seed = ValueSeed {
-                at: &at,
-                found: &mut *self.found,
-            };
-            match seq.next_element_seed(seed)? {
-                Some(item) => items.push(item),
-                None => return Ok(Value::Array(items)),
-            }
+        while let Some(item) = seq.next_element_seed(ValueSeed {
+            found: &mut *self.found,
+        })? {
+            items.push(item);
         }
+        Ok(Value::Array(items))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
+        // The values that repeated keys replaced, with their keys (noted once the object is
+        // complete: until then its entries may move as it grows).
+        let mut earlier: Vec<(String, Value)> = Vec::new();
         while let Some(key) = access.next_key::<String>()? {
-            let value = {
-                let at = self.at.key(&key);
-                access.next_value_seed(ValueSeed {
-                    at: &at,
-                    found: &mut *self.found,
-                })?
-            };
+            let value = access.next_value_seed(ValueSeed {
+                found: &mut *self.found,
+            })?;
             // The last of duplicate keys wins, as in serde_json's `Value`.
             match map.entry(key) {
                 Entry::Vacant(entry) => {
                     entry.insert(value);
                 }
                 Entry::Occupied(mut entry) => {
-                    note(self.found, &self.at.key(entry.key()));
-                    entry.insert(value);
+                    let replaced = entry.insert(value);
+                    earlier.push((entry.key().clone(), replaced));
                 }
             }
+        }
+        if !earlier.is_empty() {
+            note(self.found, &map, earlier);
         }
         Ok(Value::Object(map))
     }
 }
 
+/// Notes the repeated keys of the complete object `map`, each with the values it replaced.
 #[cold]
-fn note(found: &mut Vec<Noted>, at: &Path<'_>) {
-    let Some(leaf) = at.segments().next() else {
-        return;
-    };
-    let leaf = match leaf {
-        Segment::Key(key) | Segment::Field(key, _) => Owned::Key(key.into()),
-        Segment::Index(i) => Owned::Index(i),
-    };
-    found.push(Noted {
-        print: fingerprint(at.segments()),
-        depth: at.segments().count(),
-        leaf,
-    });
+fn note(found: &mut Duplicates, map: &Map<String, Value>, mut earlier: Vec<(String, Value)>) {
+    // By key, each key's values in the order sent.
+    earlier.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut rest = earlier.into_iter().peekable();
+    while let Some((key, first)) = rest.next() {
+        let mut values = vec![first];
+        while let Some((_, value)) = rest.next_if(|(k, _)| *k == key) {
+            values.push(value);
+        }
+        if let Some(kept) = map.get(&key) {
+            found.notes.push(Note {
+                kept: address(kept),
+                earlier: values,
+            });
+        }
+    }
 }
 
 #[cfg(test)]
@@ -313,50 +245,58 @@ mod tests {
     }
 
     #[test]
-    fn notes_each_duplicated_key_at_its_path() {
+    fn notes_exactly_the_values_whose_key_repeats() {
         let (_, found) = from_str(r#"{"a":1,"b":{"c":1}}"#).unwrap();
-        assert!(found.is_empty());
-        let text =
-            r#"{"a":1,"a":2,"rows":[{"n":1},{"n":1,"n":2,"n":3}],"m":{"a.b":{"x":0,"x":1}}}"#;
+        assert!(found.is_empty() && found.owns_nothing());
+        let text = r#"{"a":1,"a":2,"rows":[{"n":1},{"n":1,"n":2,"n":3}],"m":{"a.b":{"x":0,"x":1}},"z":{"x":5}}"#;
         let (value, found) = from_str(text).unwrap();
         assert_eq!(value["a"], 2);
         assert_eq!(value["rows"][1]["n"], 3);
-        assert_eq!(found.paths.len(), 3);
-        let root = Path::ROOT;
-        assert!(found.contains(&root.key("a")));
-        let rows = root.key("rows");
-        assert!(found.contains(&rows.index(1).key("n")));
-        assert!(!found.contains(&rows.index(0).key("n")));
-        let m = root.key("m");
-        assert!(found.contains(&m.key("a.b").key("x")));
-        // The same dotted text, other segments.
-        assert!(!found.contains(&m.key("a").key("b").key("x")));
-        assert!(!found.contains(&root.key("m")));
+        assert_eq!(found.notes.len(), 3);
+        assert!(found.contains(&value["a"]));
+        assert!(found.contains(&value["rows"][1]["n"]));
+        assert!(!found.contains(&value["rows"][0]["n"]));
+        assert!(found.contains(&value["m"]["a.b"]["x"]));
+        assert!(!found.contains(&value["z"]["x"]));
+        assert!(!found.contains(&value["m"]));
+        assert_eq!(found.earlier(&value["rows"][1]["n"]).unwrap(), [1, 2]);
+        // A copy is another value.
+        let copy = value["a"].clone();
+        assert!(!found.contains(&copy));
     }
 
     #[test]
-    fn notes_duplicates_under_a_long_key_by_leaf_depth_and_fingerprint() {
+    fn keys_that_differ_only_in_their_middles_are_told_apart() {
+        let text = r#"{"aaaaaaaa_x_bbbbbbbb":{"names":"a","names":"b"},"aaaaaaaa_y_bbbbbbbb":{"names":"c"}}"#;
+        let (value, found) = from_str(text).unwrap();
+        assert!(found.contains(&value["aaaaaaaa_x_bbbbbbbb"]["names"]));
+        assert!(!found.contains(&value["aaaaaaaa_y_bbbbbbbb"]["names"]));
+    }
+
+    #[test]
+    fn a_replaced_object_leaves_no_note_behind() {
+        // The first `a` held a repeated key; the `a` that replaced it holds none.
+        let text = r#"{"a":{"x":1,"x":2},"a":{"x":3}}"#;
+        let (value, found) = from_str(text).unwrap();
+        assert!(found.contains(&value["a"]));
+        assert!(!found.contains(&value["a"]["x"]));
+    }
+
+    #[test]
+    fn notes_stay_linear_under_a_long_key() {
         let long = "x".repeat(1 << 16);
         let mut text = format!(r#"{{"{long}":{{"a":0,"#);
         for i in 0..100 {
             text.push_str(&format!(r#""k{i}":0,"k{i}":1,"#));
         }
         text.push_str(r#""z":[{"k0":0}]}}"#);
-        let (_, found) = from_str(&text).unwrap();
-        assert_eq!(found.paths.len(), 100);
-        // Only the leaf keys are kept.
-        assert!(found
-            .paths
-            .iter()
-            .all(|noted| matches!(&noted.leaf, Owned::Key(k) if k.len() <= 3)));
-        let root = Path::ROOT;
-        let parent = root.key(&long);
-        assert!(found.contains(&parent.key("k0")));
-        assert!(found.contains(&parent.key("k99")));
-        assert!(!found.contains(&parent.key("a")));
-        assert!(!found.contains(&root.key("k0")));
-        assert!(!found.contains(&parent.key("z").index(0).key("k0")));
-        let other = "y".repeat(1 << 16);
-        assert!(!found.contains(&root.key(&other).key("k0")));
+        let (value, found) = from_str(&text).unwrap();
+        // One word per repeated key; no key is copied for the notes.
+        assert_eq!(found.notes.len(), 100);
+        let inner = &value[&long];
+        assert!(found.contains(&inner["k0"]));
+        assert!(found.contains(&inner["k99"]));
+        assert!(!found.contains(&inner["a"]));
+        assert!(!found.contains(&inner["z"][0]["k0"]));
     }
 }

@@ -139,6 +139,13 @@ impl Coercer {
             nodes: &self.nodes,
             one_or_many: None,
         };
+        // Arguments that are not an object, where the schema takes only objects, are refused
+        // at the root as the derive refuses them (`docs/rules.md#r5`); a string goes by R1.
+        if !matches!(args, Value::Object(_) | Value::String(_)) && self.takes_only_objects() {
+            let message = crate::error::not_an_object(args);
+            let issue = crate::error::Issue::invalid("", message);
+            return Err(ArgsError::single(issue));
+        }
         let mut cx = Cx::new(false);
         walk.walk(self.root, args, &mut cx, &Path::ROOT);
         if cx.found_issues() {
@@ -151,6 +158,20 @@ impl Coercer {
         }
         cx.finish();
         Ok(())
+    }
+
+    /// Whether the root schema (through its `$ref`s) takes objects and nothing else.
+    fn takes_only_objects(&self) -> bool {
+        let mut node = &self.nodes[self.root];
+        let mut hops = 0;
+        while let Some(target) = node.target {
+            node = &self.nodes[target];
+            hops += 1;
+            if hops > self.nodes.len() {
+                return false;
+            }
+        }
+        node.typed && !node.nullable && node.types == node::Types::OBJECT
     }
 }
 

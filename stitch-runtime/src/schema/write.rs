@@ -643,12 +643,19 @@ const fn has_required(object: &Object, optional: bool) -> bool {
     false
 }
 
-/// The value schema of a flattened map, which takes every key the properties do not.
+/// The value schema of a flattened map, which takes every key the properties do not: one
+/// flattened into `object` itself, or into a struct flattened into it, at any depth (the walk
+/// hands such a map every key no level declares).
 const fn flattened_map(object: &Object) -> Option<&Schema> {
     let mut f = 0;
     while f < object.flatten.len() {
         if let Schema::Map(values) = object.flatten[f].schema {
             return Some(values);
+        }
+        if let Some(inner) = as_object(object.flatten[f].schema) {
+            if let Some(values) = flattened_map(inner) {
+                return Some(values);
+            }
         }
         f += 1;
     }

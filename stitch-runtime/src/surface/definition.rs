@@ -332,7 +332,16 @@ fn strict_in(schema: &mut Value) {
         object.insert("anyOf".to_owned(), one_of);
     }
     let is_object = object.get("type").and_then(Value::as_str) == Some("object");
-    if is_object {
+    // A union of objects (a tagged enum under a field): its members are the objects, each
+    // closed below; `"type": "object"` beside them would be closed with no properties, which
+    // no value satisfies. Only the `anyOf` stays (`docs/rules.md#strict-schemas`).
+    let union = object.contains_key("anyOf") && !object.contains_key("properties");
+    if is_object && union {
+        object.remove("type");
+        object.remove("required");
+        object.remove("additionalProperties");
+    }
+    if is_object && !union {
         let required: Vec<String> = match object.get("required") {
             Some(Value::Array(names)) => names
                 .iter()

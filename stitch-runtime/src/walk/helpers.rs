@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::report::RepairKind;
-use crate::walk::{Coerce, Cx, Kind};
+use crate::walk::{Claims, Coerce, Cx, Kind};
 
 /// Walks a leaf position (string-like or scalar) of type `T`: nothing to repair; a value that
 /// `admits` (the quick test) does not surely accept is checked by serde
@@ -83,7 +83,7 @@ pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
             if cx.enter(at) {
                 // A struct's fields follow its own `lenient_scalars`, not the parent's.
                 let lenient = cx.set_lenient(false);
-                T::walk_flat(map, cx, at, owns_nothing);
+                T::walk_flat(map, cx, at, &Claims::NONE);
                 cx.set_lenient(lenient);
                 cx.leave();
             }
@@ -95,39 +95,11 @@ pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
     }
 }
 
-/// Walks the keys of a shared object that `owned` does not claim as values of type `T`
-/// (a flattened map).
-#[inline]
-pub fn walk_flat_map<T: Coerce>(
-    map: &mut Map<String, Value>,
-    cx: &mut Cx,
-    at: &Path<'_>,
-    owned: fn(&str) -> bool,
-) {
-    for (key, item) in map.iter_mut() {
-        if !owned(key) {
-            T::walk(item, cx, &at.key(key), Bounds::NONE);
-        }
-    }
-}
-
 /// Walks every entry of `map` for depth only (an object whose variant is unknown).
 pub fn untyped_entries(map: &Map<String, Value>, cx: &mut Cx, at: &Path<'_>) {
     for (key, item) in map {
         cx.untyped(item, &at.key(key));
     }
-}
-
-/// Claims no key: the `owned` of an object that is not shared.
-pub fn owns_nothing(_: &str) -> bool {
-    false
-}
-
-/// Claims every key: the `owned` a flatten site hands a flattened struct, which reads only
-/// its own fields and leaves every other key to its parent (its `deny_unknown_fields` does
-/// not apply there, as in serde).
-pub fn owns_everything(_: &str) -> bool {
-    true
 }
 
 /// Whether serde may leave a field of type `T` out while refusing its `null`: a defaulted

@@ -17,15 +17,17 @@ use crate::report::Repair;
 use crate::schema::{Describe, FieldOf};
 
 mod cx;
+mod flat;
 mod helpers;
 mod std;
 mod union;
 mod untagged;
 
 pub use self::cx::Cx;
+pub use self::flat::{walk_flat_map, Claims};
 pub use self::helpers::{
-    drop_absent, null_is_absent, owns_everything, owns_nothing, untyped_entries, walk_flat_map,
-    walk_items, walk_leaf, walk_map, walk_object, walk_seq,
+    drop_absent, null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object,
+    walk_seq,
 };
 pub(crate) use self::helpers::{items_hold, set_holds};
 pub use self::union::union_string;
@@ -156,24 +158,27 @@ pub trait Coerce: DeserializeOwned + Describe {
 
     /// Walks the keys this type reads from `map`, an object it shares with its parent
     /// (`#[serde(flatten)]`, internally tagged variants). A struct walks its fields; a map
-    /// walks the keys that `owned` (the parent's fields) does not claim; a struct under
-    /// `deny_unknown_fields` reports a key neither it nor `owned` claims (a flatten site hands
-    /// a struct [`owns_everything`]). A no-op otherwise.
+    /// walks the keys that `claims` (what the levels around it declare) does not claim; a
+    /// struct under `deny_unknown_fields` reports a key that neither it nor `claims` claims,
+    /// when the object is its own ([`Claims::denies`]). A no-op otherwise.
     #[doc(hidden)]
-    fn walk_flat(
-        map: &mut Map<String, Value>,
-        cx: &mut Cx,
-        at: &Path<'_>,
-        owned: fn(&str) -> bool,
-    ) {
-        let _ = (map, cx, at, owned);
+    fn walk_flat(map: &mut Map<String, Value>, cx: &mut Cx, at: &Path<'_>, claims: &Claims<'_>) {
+        let _ = (map, cx, at, claims);
     }
 
-    /// Whether this type, flattened into a shared object, reads its key `key`.
+    /// Whether a declared field of this type, flattened into a shared object, reads `key`
+    /// (its own fields', and those of the structs flattened into it; a map declares none).
     #[doc(hidden)]
-    fn owns_key(key: &str) -> bool {
+    fn declares_key(key: &str) -> bool {
         let _ = key;
         false
+    }
+
+    /// Whether this type, flattened into a shared object, reads its key `key` at all: a
+    /// declared field's, or any key for a type with a flattened map inside.
+    #[doc(hidden)]
+    fn owns_key(key: &str) -> bool {
+        Self::declares_key(key)
     }
 }
 
@@ -220,6 +225,13 @@ pub(crate) fn run_with<T: Coerce, R: Record>(
     mut cx: Cx,
     record: R,
 ) -> Result<(), (crate::ArgsError, bool)> {
+    // A tool's arguments are an object by every schema stitch writes for such a type: serde
+    // would read a struct from an array too, by position. A string goes by R1 (JSON text).
+    if !matches!(args, Value::Object(_) | Value::String(_))
+        && const { crate::schema::is_object(T::SCHEMA) }
+    {
+        return Err(not_an_object(args));
+    }
     T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
     if cx.found_issues() {
         return Err(cx.refusal());
@@ -229,6 +241,41 @@ pub(crate) fn run_with<T: Coerce, R: Record>(
     }
     cx.finish();
     Ok(())
+}
+
+#[cold]
+#[inline(never)]
+fn not_an_object(args: &Value) -> (crate::ArgsError, bool) {
+    let message = crate::error::not_an_object(args);
+    let issue = crate::error::Issue::invalid("", message);
+    (crate::ArgsError::single(issue), false)
+}
+
+/// [`run_with`] for arguments read from text that sent some key twice (`duplicates`): the
+/// notes come back when nothing was repaired (the value is exactly as the text sent it, so the
+/// caller may read the text's own answer, `json::replay`), and are dropped otherwise.
+#[cold]
+#[inline(never)]
+pub(crate) fn run_noting<T: Coerce, R: Record>(
+    args: &mut Value,
+    duplicates: crate::json::parse::Duplicates,
+    record: R,
+) -> Result<Option<crate::json::parse::Duplicates>, (crate::ArgsError, bool)> {
+    if !matches!(args, Value::Object(_) | Value::String(_))
+        && const { crate::schema::is_object(T::SCHEMA) }
+    {
+        return Err(not_an_object(args));
+    }
+    let mut cx = Cx::with_duplicates(duplicates);
+    T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
+    if cx.found_issues() {
+        return Err(cx.refusal());
+    }
+    if cx.pending() {
+        apply::<T, R>(args, record);
+        return Ok(None);
+    }
+    Ok(Some(cx.into_duplicates()))
 }
 
 /// The apply pass of a call whose check found JSON text to repair and no issue: writes the

@@ -83,12 +83,13 @@ pub fn untagged(
     }
 }
 
-/// The member of `value` (walked by check passes only, so left as it is) and, when it is taken only once repaired, the repaired copy. Chosen
-/// as `from_value` would choose it, from the value a `Value` holds (keys the text sent twice
-/// are the chosen member's to refuse, not a reason to choose another).
+/// The member of `value` (walked by check passes only, so left as it is) and, when it is
+/// taken only once repaired, the repaired copy. Chosen as serde chooses it: from the value a
+/// `Value` holds, or, when the arguments' text sent some key twice, from that text
+/// ([`from_text`]).
 fn choose(
     value: &mut Value,
-    cx: &Cx,
+    cx: &mut Cx,
     at: &Path<'_>,
     bounds: Bounds,
     members: &[Member],
@@ -97,14 +98,8 @@ fn choose(
     let array = value.is_array();
     let takes = |member: &Member| if array { member.arrays } else { member.objects };
     if cx.has_duplicates() {
-        // The quick test may have failed on a key sent twice alone: without it, the member
-        // it walks takes the value as sent.
-        if let Some(i) = members.iter().position(takes) {
-            let mut probe = cx.value_probe();
-            (members[i].walk)(value, &mut probe, at, bounds);
-            if probe.is_clean() {
-                return Some((i, None));
-            }
+        if let Some(p) = pick(value).filter(|&p| p < members.len()) {
+            return from_text(value, cx, at, bounds, members, p, takes);
         }
     }
     if let Some(i) = pick(value).filter(|&i| i < members.len()) {
@@ -131,6 +126,38 @@ fn choose(
         }
         if let Some(mark) = mark {
             forget_since(mark);
+        }
+    }
+    None
+}
+
+/// serde's pick for the text, which sent some key twice: serde refuses a member that meets a
+/// declared key sent twice and tries the next, where a `Value` holds each key once. `p` is
+/// serde's pick for the `Value`: the members before it fail on the text too (a key sent twice
+/// never makes a member read). `p` itself stands unless it meets a key sent twice; after it,
+/// the first member that takes the value's kind and whose walk finds nothing (no key sent
+/// twice, nothing to refuse or repair) is serde's pick. `None` when no member is: the caller
+/// refuses the value as serde refuses the text (`Cx::no_member`).
+fn from_text(
+    value: &mut Value,
+    cx: &mut Cx,
+    at: &Path<'_>,
+    bounds: Bounds,
+    members: &[Member],
+    p: usize,
+    takes: impl Fn(&Member) -> bool,
+) -> Option<(usize, Option<Value>)> {
+    for (i, member) in members.iter().enumerate().skip(p) {
+        if i > p && !takes(member) {
+            continue;
+        }
+        let mut probe = cx.probe();
+        (member.walk)(value, &mut probe, at, bounds);
+        let met = probe.met_duplicate();
+        let clean = probe.is_clean();
+        cx.end_probe(probe);
+        if (i == p && !met) || clean {
+            return Some((i, None));
         }
     }
     None

@@ -5,8 +5,10 @@
 
 mod command_line;
 mod derive_shapes;
+mod duplicate_keys;
 mod enums;
 mod errors;
+mod flatten_chain;
 mod helpers;
 mod hygiene;
 mod json_schema;
@@ -18,7 +20,9 @@ mod one_or_many;
 mod properties;
 mod providers;
 mod reports;
+mod root_and_twice;
 mod round_trip;
+mod round_trip_enums;
 mod rules;
 mod schema;
 mod serde_names;

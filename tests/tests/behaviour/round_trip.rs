@@ -161,7 +161,7 @@ pub struct Mixed {
 // ---- The surfaces ------------------------------------------------------------------------
 
 /// Each provider format's schema of `T`: add a format here.
-fn surfaces<T: ToolArgs + ObjectRoot>() -> Vec<(&'static str, Value)> {
+pub(crate) fn surfaces<T: ToolArgs + ObjectRoot>() -> Vec<(&'static str, Value)> {
     vec![
         ("input_schema", T::input_schema().clone()),
         (
@@ -295,8 +295,12 @@ impl Gen<'_> {
                             .unwrap()
                     })
                 };
-                let min = bound("minimum", i64::MIN.into()).max(i64::MIN.into());
-                let max = bound("maximum", u64::MAX.into()).min(u64::MAX.into());
+                // A format without `minimum`/`maximum` (Anthropic's strict mode) states the
+                // range in the description: "From 0 to 255."
+                let (low, high) =
+                    stated_range(object).unwrap_or((i64::MIN.into(), u64::MAX.into()));
+                let min = bound("minimum", low).max(i64::MIN.into());
+                let max = bound("maximum", high).min(u64::MAX.into());
                 let n = match self.rng.below(4) {
                     0 => min,
                     1 => max,
@@ -399,6 +403,15 @@ impl Gen<'_> {
     }
 }
 
+/// The range a description states (`From 0 to 255.`), for a format that keeps it as text.
+fn stated_range(object: &Map<String, Value>) -> Option<(i128, i128)> {
+    let text = object.get("description")?.as_str()?;
+    let rest = &text[text.find("From ")? + 5..];
+    let (low, rest) = rest.split_once(" to ")?;
+    let high = rest.split(['.', ' ']).next()?;
+    Some((low.parse().ok()?, high.parse().ok()?))
+}
+
 /// Every keyword stitch writes; the generator is told about each (an unknown one fails the
 /// test, so a new keyword cannot slip past it).
 const KNOWN: &[&str] = &[
@@ -474,7 +487,10 @@ fn references(schema: &Value, out: &mut Vec<String>) {
 // ---- The properties ----------------------------------------------------------------------
 
 /// Samples each schema of `T` in every mode; each instance must validate, then be read.
-fn round_trip<T: ToolArgs + std::fmt::Debug>(schemas: Vec<(&'static str, Value)>, runs: usize) {
+pub(crate) fn round_trip<T: ToolArgs + std::fmt::Debug>(
+    schemas: Vec<(&'static str, Value)>,
+    runs: usize,
+) {
     for (surface, schema) in schemas {
         let validator = jsonschema::validator_for(&schema)
             .unwrap_or_else(|e| panic!("{surface}: not a valid schema: {e}\n{schema}"));

@@ -318,11 +318,13 @@ fn roots_that_are_not_objects_are_errors_not_panics() {
         assert_eq!(err.issues()[0].kind(), IssueKind::Invalid, "{args}");
         assert_eq!(err.issues()[0].path(), "");
     }
-    // serde reads a struct from an array too, field by field; stitch keeps serde's reading.
-    let got = Paths::from_value(json!(["a"])).unwrap();
-    assert_eq!(got.paths, OneOrMany::One("a".to_owned()));
-    let err = Paths::from_value(json!([1])).unwrap_err();
-    assert_eq!(issues(&err), [("0".to_owned(), IssueKind::Invalid)]);
+    // serde reads a struct from an array too, field by field; a tool's arguments are an
+    // object by its schema, so stitch refuses any array at the root (issue 18).
+    for args in [json!(["a"]), json!([1])] {
+        let err = Paths::from_value(args).unwrap_err();
+        assert_eq!(issues(&err), [(String::new(), IssueKind::Invalid)]);
+        assert!(err.to_string().ends_with("not an array"), "{err}");
+    }
     // The arguments object itself written as text is repaired like any object.
     let got = Paths::from_value(json!("{\"paths\": \"a\"}")).unwrap();
     assert_eq!(got.paths, OneOrMany::One("a".to_owned()));

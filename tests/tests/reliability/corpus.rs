@@ -92,3 +92,8 @@ fn replay_coerce_value() {
 fn replay_proxy_lines() {
     replay_all(TARGETS[3]);
 }
+
+#[test]
+fn replay_serde_oracle() {
+    replay_all(TARGETS[4]);
+}

@@ -17,4 +17,5 @@ mod findings;
 mod one_answer;
 mod properties;
 mod seeds;
+mod serde_oracle;
 mod size;

@@ -593,14 +593,14 @@ fn object(
 /// A key sent twice: which object (in pre-order) and which of its keys, the other value, and
 /// whether it comes first.
 #[derive(Debug, Clone)]
-struct Twice {
+pub(crate) struct Twice {
     object: Index,
     key: Index,
-    other: Option<Value>,
+    pub(crate) other: Option<Value>,
     first: bool,
 }
 
-fn twice() -> impl Strategy<Value = Twice> {
+pub(crate) fn twice() -> impl Strategy<Value = Twice> {
     (
         any::<Index>(),
         any::<Index>(),
@@ -621,7 +621,7 @@ fn twice() -> impl Strategy<Value = Twice> {
 
 /// The compact text of `value` with one key of one object sent twice (the other value, or the
 /// same again), or `None` when `value` holds no object with a key.
-fn with_a_key_twice(value: &Value, twice: &Twice) -> Option<String> {
+pub(crate) fn with_a_key_twice(value: &Value, twice: &Twice) -> Option<String> {
     fn objects(value: &Value) -> usize {
         match value {
             Value::Object(map) => {

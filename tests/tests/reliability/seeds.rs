@@ -99,6 +99,39 @@ pub const TEXTS: &[&str] = &[
     r#"["a" "b"]"#,
     r#"["a"]]"#,
     "[\"a\"\u{c}]",
+    // Keys sent twice (issue 18): a tag, a content key, a variant's key, a field, a map key.
+    r#"{"action":{"type":"edit","type":"view","paths":["a"]}}"#,
+    r#"{"adj":{"t":"Move","t":"Swap","c":{"line":1}}}"#,
+    r#"{"adj":{"t":"Swap","c":["a"],"c":["b"]}}"#,
+    r#"{"ext":{"move":{"line":1},"move":{"line":2}}}"#,
+    r#"{"files":{"a":{"tags":["x"]},"a":{"tags":["y"],"tags":["z"]}}}"#,
+    r#"{"aaaaaaaa_x_bbbbbbbb":{"names":"a","names":"b"},"aaaaaaaa_y_bbbbbbbb":{"names":"c"}}"#,
+    // Arguments that are not an object.
+    r#"["a","b"]"#,
+    "[1,2]",
+];
+
+/// Texts of the types whose reading serde decides in its subtler ways
+/// (`stitch_tests::shapes`): flatten chains, every tagging, untagged members with maps, keys
+/// sent twice. The seeds of `serde_oracle`.
+pub const SHAPES: &[&str] = &[
+    r#"{"id":1,"topName":"hello"}"#,
+    r#"{"id":1,"topName":"[1,2]","tags":["a"],"num":2,"x":[1],"y":[]}"#,
+    r#"{"id":1,"topName":"a","n":2,"x":[1],"x":[2]}"#,
+    r#"{"id":1,"topName":"a","num":2,"n":3}"#,
+    r#"{"op":"run"}"#,
+    r#"{"op":"run","n":1,"env":[1],"x":[2]}"#,
+    r#"{"op":"run","op":"stop"}"#,
+    r#"{"op":"wrap","n":1,"k":[3]}"#,
+    r#"{"op":"stop","note":"x"}"#,
+    r#"{"internal":{"op":"stop"},"adjacent":{"t":"B","c":{"x":"a"},"c":{"x":"b"}}}"#,
+    r#"{"internal":{"op":"stop"},"adjacent":{"t":"U","t":"A","c":[1]}}"#,
+    r#"{"internal":{"op":"stop"},"external":[{"go":[1],"go":[2]}]}"#,
+    r#"{"internal":{"op":"stop"},"untagged":{"k":1,"k":2}}"#,
+    r#"{"internal":{"op":"stop"},"untagged":{"k":1,"d":true,"z":1}}"#,
+    r#"{"internal":{"op":"stop"},"opts":{"a":true,"a":false}}"#,
+    r#"{"m":{"a":1,"a":2},"u":{"k":1,"k":2}}"#,
+    r#"{"m":{},"u":["a","b"]}"#,
 ];
 
 /// The bounds prefixes each text is seeded with.
@@ -131,6 +164,11 @@ pub const LINES: &[&str] = &[
 pub fn seeds(target: &str) -> Vec<(String, Vec<u8>)> {
     match target {
         "from_json" | "coerce_value" => ARGS
+            .iter()
+            .enumerate()
+            .map(|(i, text)| (format!("seed-{i:03}"), text.as_bytes().to_vec()))
+            .collect(),
+        "serde_oracle" => SHAPES
             .iter()
             .enumerate()
             .map(|(i, text)| (format!("seed-{i:03}"), text.as_bytes().to_vec()))
@@ -168,12 +206,19 @@ pub fn check_of(target: &str) -> fn(&[u8]) -> checks::Outcome {
         "from_json" => checks::from_json_input,
         "text_list" => checks::text_list_input,
         "coerce_value" => checks::coerce_input,
+        "serde_oracle" => stitch_tests::shapes::serde_oracle_input,
         "proxy_lines" => stitch_tests::proxy_lines::proxy_input,
         _ => panic!("no target {target}"),
     }
 }
 
-pub const TARGETS: [&str; 4] = ["from_json", "text_list", "coerce_value", "proxy_lines"];
+pub const TARGETS: [&str; 5] = [
+    "from_json",
+    "text_list",
+    "coerce_value",
+    "proxy_lines",
+    "serde_oracle",
+];
 
 /// `fuzz/<dir>/<target>`.
 pub fn fuzz_dir(dir: &str, target: &str) -> PathBuf {

@@ -435,8 +435,17 @@ fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Neve
     // Strict mode requires `additionalProperties: false` on every object; a map can then only
     // be empty, which the tool accepts.
     // (Not on a union of objects without properties of its own: there, `false` would refuse
-    // every key the members declare; each member is closed instead.)
+    // every key the members declare; each member is closed instead.) At the root, which must
+    // be a closed object, such a union (a tagged enum) lists every key a member declares
+    // beside its members, so `false` refuses only the keys no member takes and the members
+    // decide the rest, exactly (`docs/rules.md#strict-schemas`).
     let union = out.contains_key("anyOf") && !out.contains_key("properties");
+    if union && path.is_empty() && is_object_schema(&out) {
+        if let Some(properties) = member_properties(&out) {
+            out.insert("properties".to_owned(), Value::Object(properties));
+            out.insert("additionalProperties".to_owned(), Value::Bool(false));
+        }
+    }
     if is_object_schema(&out) && !union {
         if map_values(&out).is_some() && !out.contains_key("properties") {
             note(
@@ -472,6 +481,39 @@ fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Neve
     keep_format(&mut out, ANTHROPIC_FORMATS);
     out.retain(|k, _| ANTHROPIC_STRICT_KEYWORDS.contains(&k.as_str()));
     Ok(Value::Object(out))
+}
+
+/// Every key the members of a union of objects declare, each with its schema (the members'
+/// distinct schemas for it, as an `anyOf`, where they differ); `None` when a member is not an
+/// object with properties.
+fn member_properties(out: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let Some(Value::Array(members)) = out.get("anyOf") else {
+        return None;
+    };
+    let mut keys: Map<String, Value> = Map::new();
+    for member in members {
+        let Some(Value::Object(properties)) = member.get("properties") else {
+            return None;
+        };
+        for (key, schema) in properties {
+            let seen = keys.entry(key.clone()).or_insert_with(|| json!([]));
+            if let Value::Array(schemas) = seen {
+                if !schemas.contains(schema) {
+                    schemas.push(schema.clone());
+                }
+            }
+        }
+    }
+    for schemas in keys.values_mut() {
+        if let Value::Array(list) = schemas {
+            *schemas = if list.len() == 1 {
+                list.remove(0)
+            } else {
+                json!({ "anyOf": std::mem::take(list) })
+            };
+        }
+    }
+    Some(keys)
 }
 
 /// Any value, in what Gemini's `Schema` takes: a string or null, a number, a boolean, an

@@ -37,8 +37,18 @@ fn an_enum_root_that_says_object() {
     );
     assert!(g.get("oneOf").is_none());
     let a = anthropic(tagged_root());
-    // The union is not closed (that would refuse `op`); its members are.
-    assert!(a.get("additionalProperties").is_none());
+    // The root is closed, as strict mode requires of every object, and lists every key a
+    // member declares, so `false` refuses only the keys no member takes; the members, closed
+    // too, decide the rest (docs/rules.md#strict-schemas).
+    assert_eq!(a["additionalProperties"], false);
+    assert_eq!(
+        a["properties"]["op"],
+        json!({"anyOf": [
+            {"type": "string", "const": "stop"},
+            {"type": "string", "const": "go"},
+        ]})
+    );
+    assert_eq!(a["properties"]["to"], json!({"type": "string"}));
     assert_eq!(a["anyOf"][0]["additionalProperties"], false);
     assert_eq!(a["anyOf"][1]["required"], json!(["op", "to"]));
 }

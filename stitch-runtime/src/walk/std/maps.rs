@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
-use crate::walk::{walk_flat_map, walk_map, Coerce, Cx, Shape};
+use crate::walk::{walk_flat_map, walk_map, Claims, Coerce, Cx, Shape};
 
 macro_rules! map {
     ($(
@@ -29,9 +29,9 @@ macro_rules! map {
                 map: &mut Map<String, Value>,
                 cx: &mut Cx,
                 at: &Path<'_>,
-                owned: fn(&str) -> bool,
+                claims: &Claims<'_>,
             ) {
-                walk_flat_map::<$value>(map, cx, at, owned);
+                walk_flat_map::<$value>(map, cx, at, claims);
             }
 
             // A map is no array member (R3 never refuses at a map); its values keep theirs.

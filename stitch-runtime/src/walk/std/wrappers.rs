@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
-use crate::walk::{Coerce, Cx, Shape};
+use crate::walk::{Claims, Coerce, Cx, Shape};
 
 impl<T: Coerce> Coerce for Option<T> {
     const SHAPE: Shape = T::SHAPE;
@@ -30,13 +30,8 @@ impl<T: Coerce> Coerce for Option<T> {
         T::accepts_text_list(text, bounds)
     }
 
-    fn walk_flat(
-        map: &mut Map<String, Value>,
-        cx: &mut Cx,
-        at: &Path<'_>,
-        owned: fn(&str) -> bool,
-    ) {
-        T::walk_flat(map, cx, at, owned);
+    fn walk_flat(map: &mut Map<String, Value>, cx: &mut Cx, at: &Path<'_>, claims: &Claims<'_>) {
+        T::walk_flat(map, cx, at, claims);
     }
 
     fn bounds_hold(&self, bounds: Bounds) -> bool {
@@ -45,6 +40,10 @@ impl<T: Coerce> Coerce for Option<T> {
 
     fn owns_key(key: &str) -> bool {
         T::owns_key(key)
+    }
+
+    fn declares_key(key: &str) -> bool {
+        T::declares_key(key)
     }
 }
 
@@ -78,9 +77,9 @@ macro_rules! pointer {
                 map: &mut Map<String, Value>,
                 cx: &mut Cx,
                 at: &Path<'_>,
-                owned: fn(&str) -> bool,
+                claims: &Claims<'_>,
             ) {
-                T::walk_flat(map, cx, at, owned);
+                T::walk_flat(map, cx, at, claims);
             }
 
             fn bounds_hold(&self, bounds: Bounds) -> bool {
@@ -89,6 +88,10 @@ macro_rules! pointer {
 
             fn owns_key(key: &str) -> bool {
                 T::owns_key(key)
+            }
+
+            fn declares_key(key: &str) -> bool {
+                T::declares_key(key)
             }
         }
 

@@ -1,0 +1,580 @@
+//! [`Cx`]: the state of one walk (mode, depth, issues) and the steps every position shares:
+//! report, replace, repair (R1), refuse (R3), check a length, go deeper (R7).
+
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::bounds::Bounds;
+use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
+use crate::json::depth::{is_recursion_limit, MAX_DEPTH};
+use crate::json::parse::{duplicate_field, Duplicates};
+use crate::path::{Order, Path};
+use crate::report::RepairKind;
+use crate::schema::Schema;
+use crate::walk::{Coerce, Kind, Shape};
+
+mod probe;
+mod record;
+
+use self::record::record_repair;
+pub(crate) use self::record::{forget_since, record_mark, recording};
+
+/// An issue kept by the check pass, with where it sorts ([`Path::order`]) and when it came.
+#[derive(Debug)]
+struct Found {
+    order: Order,
+    seq: usize,
+    issue: Issue,
+}
+
+/// The state of one walk: the mode, the depth, and the issues found.
+#[derive(Debug)]
+pub struct Cx {
+    apply: bool,
+    lenient: bool,
+    pending: bool,
+    too_deep: bool,
+    depth: usize,
+    issues: Vec<Found>,
+    seen: usize,
+    omitted: usize,
+    /// The keys the arguments' text sent twice (none for a `Value`).
+    duplicates: Duplicates,
+    // A `OneOrMany<T>` position whose one value is walked as a `T`: a type error found right
+    // there says what the union takes (its address and `T`'s schema).
+    one_or_many: Option<(usize, &'static Schema)>,
+    // How many probes this walk runs inside (untagged enums decide by probing their members):
+    // past `UNTAGGED_NEST`, an untagged enum no longer searches its members' repairs, so nested
+    // untagged enums cost time linear in the value, not exponential in their nesting.
+    nest: u8,
+    // Whether this apply pass records its repairs (`Cx::repaired`), in this thread's record
+    // (`RECORD`): a flag in the state's padding, so a walk that records nothing carries nothing
+    // more than before.
+    record: bool,
+    // Whether this walk refused a key the text sent twice (an untagged enum's member that
+    // meets one is a member serde refuses for that text): in the padding too.
+    met_duplicate: bool,
+    // Whether this walk keeps only the issues of R3 (lists written as text): the other issues
+    // are found (a probe still sees them) and dropped when kept here (`Cx::rules_only`).
+    rules_only: bool,
+}
+
+/// How many untagged decisions may nest before the deeper ones stop searching for repairs
+/// (they take serde's verdict on the value as sent). Each level may walk its value a few times,
+/// so this bounds that factor for any input (`docs/rules.md#untagged`).
+const UNTAGGED_NEST: u8 = 4;
+
+impl Cx {
+    pub(crate) fn new(apply: bool) -> Cx {
+        Cx {
+            apply,
+            lenient: false,
+            pending: false,
+            too_deep: false,
+            depth: 0,
+            issues: Vec::new(),
+            seen: 0,
+            omitted: 0,
+            duplicates: Duplicates::NONE,
+            one_or_many: None,
+            nest: 0,
+            record: false,
+            met_duplicate: false,
+            rules_only: false,
+        }
+    }
+
+    /// A check pass that keeps only the refusals of R3 (lists written as text); every other
+    /// issue is left to whoever validates next. Its probes keep every issue, so a union decides
+    /// as in any other walk.
+    pub(crate) fn rules_only() -> Cx {
+        Cx {
+            rules_only: true,
+            ..Cx::new(false)
+        }
+    }
+
+    /// The apply pass of a call; `record`: whether it records its repairs (run it inside
+    /// [`recording`]).
+    pub(crate) fn apply_pass(record: bool) -> Cx {
+        Cx {
+            record,
+            ..Cx::new(true)
+        }
+    }
+
+    /// A check pass over a value read from text that sent the keys `duplicates` twice.
+    pub(crate) fn with_duplicates(duplicates: Duplicates) -> Cx {
+        Cx {
+            duplicates,
+            ..Cx::new(false)
+        }
+    }
+
+    /// A declared key `name` whose value `item` is found at `at`: `false` when the text sent
+    /// the key twice in its object, which is refused as serde refuses it (`duplicate field`);
+    /// the value is then not to be walked. One predictable branch when the text sent no key
+    /// twice (always, for a `Value`). Serves fields, tags and content keys alike.
+    #[inline]
+    pub fn sent_once(&mut self, item: &Value, at: &Path<'_>, name: &'static str) -> bool {
+        self.duplicates.is_empty() || self.once(item, at, name)
+    }
+
+    #[cold]
+    fn once(&mut self, item: &Value, at: &Path<'_>, name: &'static str) -> bool {
+        if self.duplicates.contains(item) {
+            self.met_duplicate = true;
+            self.report(at, || Issue::invalid(at.render(), duplicate_field(name)));
+            return false;
+        }
+        true
+    }
+
+    /// [`Cx::sent_once`] of the key `key` of the object at `parent` (a tag, a content key),
+    /// whose value is `item`: the path is built only when the text sent some key twice.
+    #[inline]
+    pub fn key_once(&mut self, item: &Value, parent: &Path<'_>, key: &'static str) -> bool {
+        self.duplicates.is_empty() || self.once(item, &parent.key(key), key)
+    }
+
+    /// Whether the text sent the tag `tag` of the object `map` at `at` twice: then it is
+    /// refused as serde refuses it (`duplicate field`). One test of an empty list when the
+    /// text sent no key twice.
+    #[inline]
+    pub fn tag_twice(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &Path<'_>,
+        tag: &'static str,
+    ) -> bool {
+        !self.duplicates.is_empty() && self.tag_sent_twice(map, at, tag)
+    }
+
+    #[cold]
+    fn tag_sent_twice(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &Path<'_>,
+        tag: &'static str,
+    ) -> bool {
+        match map.get(tag) {
+            Some(item) => !self.once(item, &at.key(tag), tag),
+            None => false,
+        }
+    }
+
+    /// The key of an externally tagged enum's variant, whose value is `item`: `false` when
+    /// the text sent it twice (serde reads one key, and refuses a second), which is refused at
+    /// `whole`, the enum's path, in serde's words for an object of more keys.
+    #[inline]
+    pub fn variant_once(&mut self, item: &Value, whole: &Path<'_>) -> bool {
+        self.duplicates.is_empty() || self.variant_twice(item, whole)
+    }
+
+    #[cold]
+    fn variant_twice(&mut self, item: &Value, whole: &Path<'_>) -> bool {
+        if self.duplicates.contains(item) {
+            self.met_duplicate = true;
+            self.report(whole, || {
+                Issue::invalid(whole.render(), error::one_key_only())
+            });
+            return false;
+        }
+        true
+    }
+
+    /// Whether this walk refused a key sent twice.
+    pub(crate) fn met_duplicate(&self) -> bool {
+        self.met_duplicate
+    }
+
+    /// Whether this is an apply pass that records its repairs.
+    pub(crate) fn records(&self) -> bool {
+        self.record
+    }
+
+    /// Whether this is the apply pass (which reports nothing).
+    #[inline]
+    pub fn is_apply(&self) -> bool {
+        self.apply
+    }
+
+    /// Sets whether numbers and booleans written as text are read (`lenient_scalars`),
+    /// returning the previous setting.
+    #[inline]
+    pub fn set_lenient(&mut self, lenient: bool) -> bool {
+        core::mem::replace(&mut self.lenient, lenient)
+    }
+
+    /// Whether numbers and booleans written as text are read here.
+    #[inline]
+    pub fn is_lenient(&self) -> bool {
+        self.lenient
+    }
+
+    /// A repair of kind `kind` at `at`, where the caller sent `sent`: the one function every
+    /// repair site calls (R1's JSON text, `lenient_scalars`, …). The check pass notes that a
+    /// repair is due (so the apply pass runs); the apply pass records it, when its caller asked
+    /// for the record ([`crate::Repairs`]) or a `tracing` subscriber listens. The site itself
+    /// writes the change, in the apply pass only ([`Cx::replace`], or its own write).
+    #[inline]
+    pub fn repaired(&mut self, at: &Path<'_>, kind: RepairKind, sent: &Value) {
+        if !self.apply {
+            self.pending = true;
+        } else if self.record {
+            record_repair(at, kind, sent);
+        }
+    }
+
+    /// Replaces `value` with `new` (in the apply pass; the check pass only notes that a
+    /// change is due).
+    pub fn replace(&mut self, value: &mut Value, new: Value) {
+        if self.apply {
+            *value = new;
+        } else {
+            self.pending = true;
+        }
+    }
+
+    /// Records an issue at `at`, built only if it will be kept: the first [`MAX_ISSUES`] in
+    /// the order of their paths (the type's field order, elements by index), not the order
+    /// the walk met them in; the others are counted.
+    #[cold]
+    pub fn report(&mut self, at: &Path<'_>, issue: impl FnOnce() -> Issue) {
+        if self.apply {
+            return;
+        }
+        self.keep(at.order(), issue);
+    }
+
+    /// [`Cx::report`] of an issue whose place sorts as `order`.
+    fn keep(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
+        if self.rules_only {
+            let issue = issue();
+            if issue.kind() == crate::IssueKind::TextList {
+                self.keep_all(order, || issue);
+            }
+            return;
+        }
+        self.keep_all(order, issue);
+    }
+
+    /// [`Cx::keep`] whatever the issue's kind.
+    fn keep_all(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
+        let seq = self.seen;
+        self.seen += 1;
+        if self.issues.len() < MAX_ISSUES {
+            if self.issues.capacity() == 0 {
+                self.issues.reserve_exact(4);
+            }
+            let issue = issue();
+            self.issues.push(Found { order, seq, issue });
+            return;
+        }
+        self.omitted += 1;
+        // Full: the new issue replaces the last kept one if it sorts before it.
+        let last = self
+            .issues
+            .iter()
+            .enumerate()
+            .max_by(|(_, a), (_, b)| (a.order, a.seq).cmp(&(b.order, b.seq)))
+            .map(|(i, _)| i);
+        if let Some(i) = last {
+            if order < self.issues[i].order {
+                let issue = issue();
+                self.issues[i] = Found { order, seq, issue };
+            }
+        }
+    }
+
+    /// Refuses a list written as text at `at` (rule R3).
+    #[cold]
+    pub fn text_list(&mut self, at: &Path<'_>) {
+        self.report(at, || Issue::text_list(at.render()));
+    }
+
+    /// A value at `at` that the walk's quick test did not surely accept as a `T` (a leaf of
+    /// another kind, a scalar where a struct or a sequence is expected): serde decides. Only
+    /// if serde refuses it is an issue reported, with serde's message, so the walk never
+    /// refuses what serde accepts. A container is first checked for depth.
+    #[cold]
+    #[inline(never)]
+    pub fn check<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
+        if is_container(value) {
+            self.untyped(value, at);
+        }
+        // Nothing to report in the apply pass; and past the depth limit serde would recurse
+        // as deep as the value goes.
+        if self.apply || self.too_deep {
+            return;
+        }
+        if let Err(e) = T::deserialize(value) {
+            let one_or_many = match self.one_or_many {
+                Some((addr, schema)) if addr == address(at) => Some(schema),
+                _ => None,
+            };
+            self.report(at, || match one_or_many {
+                Some(schema) if e.to_string().starts_with("invalid type:") => {
+                    Issue::invalid(at.render(), error::one_or_many_type(value, schema))
+                }
+                _ => Issue::invalid(at.render(), e),
+            });
+        }
+    }
+
+    /// An untagged enum `T` at `at` whose members all refuse `value` (`walk::untagged`):
+    /// serde's message for it. When the arguments' text sent a key twice, serde may read the
+    /// `Value` (which holds each key once) where it refused the text: then the value is
+    /// refused in serde's words for the text, naming the enum as serde does.
+    #[cold]
+    #[inline(never)]
+    pub fn no_member<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
+        if self.has_duplicates() && !self.apply && !self.too_deep && T::deserialize(value).is_ok() {
+            let name = core::any::type_name::<T>();
+            let name = name.split('<').next().unwrap_or(name);
+            let name = name.rsplit("::").next().unwrap_or(name);
+            self.report(at, || Issue::invalid(at.render(), error::no_variant(name)));
+            return;
+        }
+        self.check::<T>(value, at);
+    }
+
+    /// Walks the one value of a `OneOrMany` at `at` with `walk`: a type error found right
+    /// at `at` says what the union takes (`expected a string or an array of strings`).
+    #[inline]
+    pub fn as_one_of_many(
+        &mut self,
+        at: &Path<'_>,
+        schema: &'static Schema,
+        walk: impl FnOnce(&mut Cx),
+    ) {
+        let prev = self.one_or_many.replace((address(at), schema));
+        walk(self);
+        self.one_or_many = prev;
+    }
+
+    /// Declared fields of the object at `at` that were required and not sent: one issue
+    /// each, at the path the field would have had, in serde's words.
+    #[cold]
+    #[inline(never)]
+    pub fn missing(&mut self, at: &Path<'_>, fields: &[(&'static str, u32)], missing: u128) {
+        for &(name, ordinal) in fields {
+            if missing & (1u128 << ordinal) != 0 {
+                let here = at.field(name, ordinal);
+                self.report(&here, || {
+                    let e = <serde_json::Error as serde::de::Error>::missing_field(name);
+                    Issue::invalid(here.render(), e)
+                });
+            }
+        }
+    }
+
+    /// A key no field claims, in an object whose type denies unknown fields (`expected`: its
+    /// fields' wire names), in serde's words.
+    #[cold]
+    #[inline(never)]
+    pub fn unknown_field(&mut self, at: &Path<'_>, key: &str, expected: &'static [&'static str]) {
+        let here = at.key(key);
+        self.report(&here, || {
+            let e = <serde_json::Error as serde::de::Error>::unknown_field(key, expected);
+            Issue::invalid(here.render(), e)
+        });
+    }
+
+    /// Checks a real array's length against the field's bounds.
+    #[inline]
+    pub fn check_len(&mut self, len: usize, bounds: Bounds, at: &Path<'_>) {
+        if bounds.contains(len) {
+            return;
+        }
+        self.report(at, || {
+            Issue::invalid(at.render(), error::item_count(len, bounds))
+        });
+    }
+
+    /// Goes one level deeper at `at`; `false` (and a `TooDeep` issue) past [`MAX_DEPTH`].
+    /// Every `true` must be matched by [`Cx::leave`].
+    #[inline]
+    pub fn enter(&mut self, at: &Path<'_>) -> bool {
+        if self.depth >= MAX_DEPTH {
+            self.too_deep = true;
+            self.report(at, || Issue::too_deep(at.render(), MAX_DEPTH));
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    /// Comes back up one level.
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// Rule R1: `value` is a string at a position of type `T` that expects no string. If it
+    /// parses into a value of a kind the position takes, the parsed value replaces it (in the
+    /// apply pass) and is walked as `T`. Otherwise the string stays, and is checked as sent.
+    #[inline]
+    pub fn repair<T: Coerce>(&mut self, value: &mut Value, at: &Path<'_>, bounds: Bounds) {
+        if !self.repair_by(value, at, T::SHAPE, &mut |parsed, cx| {
+            T::walk(parsed, cx, at, bounds)
+        }) {
+            self.check::<T>(value, at);
+        }
+    }
+
+    /// Rule R1 for a position without a type of its own (an enum variant's content, of
+    /// `shape`): like [`Cx::repair`], walking the parsed value with `walk`. `false` when
+    /// nothing was repaired (the caller checks the value as sent).
+    pub fn repair_with(
+        &mut self,
+        value: &mut Value,
+        at: &Path<'_>,
+        shape: Shape,
+        walk: fn(&mut Value, &mut Cx, &Path<'_>),
+    ) -> bool {
+        self.repair_by(value, at, shape, &mut |parsed, cx| walk(parsed, cx, at))
+    }
+
+    // Not generic (the walk is a trait object), so each type that can be repaired adds one
+    // small closure, not a copy of this. The schema-driven coercer (`json_schema`) repairs
+    // through it too.
+    pub(crate) fn repair_by(
+        &mut self,
+        value: &mut Value,
+        at: &Path<'_>,
+        shape: Shape,
+        walk: &mut dyn FnMut(&mut Value, &mut Cx),
+    ) -> bool {
+        let Value::String(text) = &*value else {
+            return false;
+        };
+        let Some(mut parsed) = self.parse_text(text, at) else {
+            return false;
+        };
+        // Text written twice (a JSON string holding JSON text): at a position that reads no
+        // string and is no union, the inner text is read in turn, as many times as it was
+        // written, and only what it finally holds decides. (A union walks the inner string
+        // itself, as its members decide.) Each layer is shorter than the one around it.
+        let mut layers = 1;
+        if shape.kind != Kind::Union {
+            while let Value::String(inner) = &parsed {
+                let Some(next) = self.parse_text(inner, at) else {
+                    return false;
+                };
+                parsed = next;
+                layers += 1;
+            }
+        }
+        // Only a value of a kind the position takes replaces the text (a union: any kind, its
+        // members decide); `"5"` where a list is expected stays `"5"`, and is refused as sent.
+        let fits = match parsed {
+            Value::Array(_) => shape.arrays,
+            Value::Object(_) => shape.objects,
+            _ => shape.kind == Kind::Union,
+        };
+        if !fits {
+            return false;
+        }
+        if !self.enter(at) {
+            return true;
+        }
+        // Recorded before the parsed value is walked: a repair inside it comes after. Each
+        // layer of text is one parse (the record makes them one nested repair).
+        for _ in 0..layers {
+            self.repaired(at, RepairKind::JsonText, value);
+        }
+        walk(&mut parsed, self);
+        self.leave();
+        if self.apply {
+            *value = parsed;
+        }
+        true
+    }
+
+    fn parse_text(&mut self, text: &str, at: &Path<'_>) -> Option<Value> {
+        match serde_json::from_str::<Value>(text) {
+            Ok(parsed) => Some(parsed),
+            Err(e) => {
+                if is_recursion_limit(&e) {
+                    self.too_deep = true;
+                    self.report(at, || Issue::too_deep(at.render(), MAX_DEPTH));
+                }
+                None
+            }
+        }
+    }
+
+    /// A value at a position stitch does not walk into (unknown keys, `serde_json::Value`,
+    /// opaque fields, a container where a scalar is expected): checked for depth only.
+    pub fn untyped(&mut self, value: &Value, at: &Path<'_>) {
+        match value {
+            Value::Array(items) if self.enter(at) => {
+                for (i, item) in items.iter().enumerate() {
+                    if is_container(item) {
+                        self.untyped(item, &at.index(i));
+                    }
+                }
+                self.leave();
+            }
+            Value::Object(map) if self.enter(at) => {
+                for (key, item) in map {
+                    if is_container(item) {
+                        self.untyped(item, &at.key(key));
+                    }
+                }
+                self.leave();
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Cx {
+    /// Whether the check pass found issues (kept or counted).
+    #[inline]
+    pub(crate) fn found_issues(&self) -> bool {
+        !self.issues.is_empty() || self.omitted > 0
+    }
+
+    /// Ends a walk that found nothing to report. An accepted call's `Cx` holds nothing on the
+    /// heap (no issue was ever kept, the text sent no key twice), so its drop glue — an
+    /// out-of-line call on every call — is skipped; otherwise it is dropped as usual.
+    #[inline]
+    pub(crate) fn finish(self) {
+        if self.issues.capacity() == 0 && self.duplicates.owns_nothing() {
+            core::mem::forget(self);
+        }
+    }
+
+    /// The notes of the keys the text sent twice, the walk done.
+    pub(crate) fn into_duplicates(mut self) -> Duplicates {
+        core::mem::replace(&mut self.duplicates, Duplicates::NONE)
+    }
+
+    /// Whether the check pass found JSON text to repair.
+    #[inline]
+    pub(crate) fn pending(&self) -> bool {
+        self.pending
+    }
+
+    /// The issues of a check pass that found some (not generic: one copy for every type), and
+    /// whether the value nests too deep to drop recursively.
+    #[cold]
+    pub(crate) fn refusal(mut self) -> (ArgsError, bool) {
+        self.issues.sort_by_key(|f| (f.order, f.seq));
+        let issues = self.issues.into_iter().map(|f| f.issue).collect();
+        (ArgsError::with_omitted(issues, self.omitted), self.too_deep)
+    }
+}
+
+/// The address of a path on the stack, to recognise the same position.
+fn address(at: &Path<'_>) -> usize {
+    at as *const Path<'_> as usize
+}
+
+/// Whether `value` is an array or an object.
+#[inline]
+pub(crate) fn is_container(value: &Value) -> bool {
+    matches!(value, Value::Array(_) | Value::Object(_))
+}

@@ -1,0 +1,99 @@
+//! Objects shared by several types (`#[serde(flatten)]`, internally tagged variants): which
+//! keys are whose.
+//!
+//! A flattened map reads exactly the keys that no declared field claims, at any level of the
+//! flatten chain that leads to it (the outer structs' fields, their other flattened structs'
+//! fields, an enclosing enum's tag): `docs/rules.md#r4`. A type walking a shared object is
+//! handed [`Claims`], the chain of what the levels above it declare, and hands the level
+//! below its own claims in front of them. The chain lives on the stack, like [`Path`].
+
+use serde_json::{Map, Value};
+
+use crate::bounds::Bounds;
+use crate::path::Path;
+use crate::walk::{Coerce, Cx};
+
+/// The keys of a shared object that the types around a flattened one declare: a chain of
+/// static lookups (one per level), nothing allocated.
+#[derive(Clone, Copy)]
+pub struct Claims<'a> {
+    /// Whether this level declares the key.
+    declares: fn(&str) -> bool,
+    /// The levels around this one.
+    outer: Option<&'a Claims<'a>>,
+    /// Whether the object is its own (a struct's object, an internally tagged variant's):
+    /// then `deny_unknown_fields` judges the keys nothing claims. Not so for a struct
+    /// flattened into another, which reads only its own fields, as in serde.
+    judged: bool,
+}
+
+impl Claims<'static> {
+    /// An object no one else shares: nothing is claimed.
+    pub const NONE: Claims<'static> = Claims {
+        declares: claims_nothing,
+        outer: None,
+        judged: true,
+    };
+
+    /// An object that an enclosing enum shares with this type: `declares` claims the enum's
+    /// tag.
+    pub const fn beside(declares: fn(&str) -> bool) -> Claims<'static> {
+        Claims {
+            declares,
+            outer: None,
+            judged: true,
+        }
+    }
+}
+
+impl<'a> Claims<'a> {
+    /// The claims handed to a type flattened into this level, whose own fields
+    /// `declares` claims (with what its other flattened structs declare).
+    #[inline]
+    pub fn within(&'a self, declares: fn(&str) -> bool) -> Claims<'a> {
+        Claims {
+            declares,
+            outer: Some(self),
+            judged: false,
+        }
+    }
+
+    /// Whether some level declares `key`.
+    pub fn claims(&self, key: &str) -> bool {
+        let mut level = Some(self);
+        while let Some(claims) = level {
+            if (claims.declares)(key) {
+                return true;
+            }
+            level = claims.outer;
+        }
+        false
+    }
+
+    /// Whether `key`, which the type itself does not read, is unknown under
+    /// `deny_unknown_fields`: the object is the type's own and no level claims the key.
+    #[inline]
+    pub fn denies(&self, key: &str) -> bool {
+        self.judged && !self.claims(key)
+    }
+}
+
+fn claims_nothing(_: &str) -> bool {
+    false
+}
+
+/// Walks the keys of a shared object that `claims` does not claim as values of type `T`
+/// (a flattened map).
+#[inline]
+pub fn walk_flat_map<T: Coerce>(
+    map: &mut Map<String, Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+    claims: &Claims<'_>,
+) {
+    for (key, item) in map.iter_mut() {
+        if !claims.claims(key) {
+            T::walk(item, cx, &at.key(key), Bounds::NONE);
+        }
+    }
+}
