@@ -86,7 +86,9 @@ impl Cx {
 
     /// A check pass that keeps only the refusals of R3 (lists written as text); every other
     /// issue is left to whoever validates next. Its probes keep every issue, so a union decides
-    /// as in any other walk.
+    /// as in any other walk. (The schema-driven coercer's `coerce_rules_only` is its one
+    /// user.)
+    #[cfg(feature = "json-schema")]
     pub(crate) fn rules_only() -> Cx {
         Cx {
             rules_only: true,

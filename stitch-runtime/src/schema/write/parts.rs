@@ -1,0 +1,254 @@
+//! The writer's compound schemas: arrays and unions, a user's schema text, and objects with
+//! their properties, `required` and flattened parts.
+
+use super::{Extras, Writer, NO_BOUNDS};
+use crate::schema::{as_object, is_object, Object, Schema};
+
+impl Writer<'_> {
+    pub(super) const fn array(
+        &mut self,
+        extras: Extras,
+        items: &Schema,
+        min: usize,
+        max: usize,
+        unique: bool,
+    ) {
+        let mut first = self.open(extras);
+        self.key(&mut first, "type");
+        self.string("array");
+        self.key(&mut first, "items");
+        self.schema(items, Extras::NONE, NO_BOUNDS);
+        if min > 0 {
+            self.key(&mut first, "minItems");
+            self.unsigned(min as u128);
+        }
+        if max != usize::MAX {
+            self.key(&mut first, "maxItems");
+            self.unsigned(max as u128);
+        }
+        if unique {
+            self.key(&mut first, "uniqueItems");
+            self.raw(b"true");
+        }
+        self.raw(b"}");
+    }
+
+    /// A union's `anyOf` / `oneOf`; `"type":"object"` beside it when every member is an
+    /// object (a tagged enum), as a tool's root schema must say.
+    pub(super) const fn keyed_list(&mut self, extras: Extras, key: &str, members: &[&Schema], of: &Schema) {
+        let mut first = self.open(extras);
+        if is_object(of) {
+            self.key(&mut first, "type");
+            self.string("object");
+        }
+        self.key(&mut first, key);
+        self.list(members);
+        self.raw(b"}");
+    }
+
+    pub(super) const fn list(&mut self, members: &[&Schema]) {
+        self.raw(b"[");
+        let mut i = 0;
+        while i < members.len() {
+            if i > 0 {
+                self.raw(b",");
+            }
+            self.schema(members[i], Extras::NONE, NO_BOUNDS);
+            i += 1;
+        }
+        self.raw(b"]");
+    }
+
+    pub(super) const fn strings(&mut self, names: &[&str]) {
+        self.raw(b"[");
+        let mut i = 0;
+        while i < names.len() {
+            if i > 0 {
+                self.raw(b",");
+            }
+            self.string(names[i]);
+            i += 1;
+        }
+        self.raw(b"]");
+    }
+
+    /// User schema text: the property's extras are added when it is an object.
+    pub(super) const fn raw_schema(&mut self, text: &str, extras: Extras) {
+        let bytes = trim(text.as_bytes());
+        let has_extras = extras.description.is_some() || extras.default.is_some();
+        if !has_extras || bytes.is_empty() || bytes[0] != b'{' {
+            self.raw(bytes);
+            return;
+        }
+        let first = self.open(extras);
+        let rest = trim(bytes.split_at(1).1);
+        let empty = rest.len() == 1 && rest[0] == b'}';
+        if !first && !empty {
+            self.raw(b",");
+        }
+        self.raw(rest);
+    }
+
+    /// A struct's object; `tag` adds an internally tagged variant's constant tag first.
+    pub(super) const fn object(&mut self, object: &Object, extras: Extras, tag: Option<(&str, &str)>) {
+        let extras = match (extras.description, object.description) {
+            (None, Some(description)) => Extras {
+                description: Some(description),
+                default: extras.default,
+            },
+            _ => extras,
+        };
+        let mut first = self.open(extras);
+        self.key(&mut first, "type");
+        self.string("object");
+        self.key(&mut first, "properties");
+        self.raw(b"{");
+        let mut any = false;
+        if let Some((key, value)) = tag {
+            self.string(key);
+            self.raw(b":");
+            self.constant(value);
+            any = true;
+        }
+        self.properties(object, &mut any);
+        self.raw(b"}");
+        // `required`: the tag, then each required property (flattened ones included).
+        let mut required = tag.is_some();
+        if !required {
+            required = has_required(object, false);
+        }
+        if required {
+            self.key(&mut first, "required");
+            self.raw(b"[");
+            let mut any = false;
+            if let Some((key, _)) = tag {
+                self.string(key);
+                any = true;
+            }
+            self.required(object, &mut any, false);
+            self.raw(b"]");
+        }
+        if let Some(values) = flattened_map(object) {
+            self.key(&mut first, "additionalProperties");
+            self.schema(values, Extras::NONE, NO_BOUNDS);
+        } else if object.deny_unknown_fields {
+            self.key(&mut first, "additionalProperties");
+            self.raw(b"false");
+        }
+        self.raw(b"}");
+    }
+
+    pub(super) const fn properties(&mut self, object: &Object, any: &mut bool) {
+        let mut i = 0;
+        while i < object.properties.len() {
+            let p = &object.properties[i];
+            if *any {
+                self.raw(b",");
+            }
+            *any = true;
+            self.string(p.name);
+            self.raw(b":");
+            self.schema(
+                p.schema,
+                Extras {
+                    description: p.description,
+                    default: p.default,
+                },
+                NO_BOUNDS,
+            );
+            i += 1;
+        }
+        let mut f = 0;
+        while f < object.flatten.len() {
+            if let Some(inner) = as_object(object.flatten[f].schema) {
+                self.properties(inner, any);
+            }
+            f += 1;
+        }
+    }
+
+    pub(super) const fn required(&mut self, object: &Object, any: &mut bool, optional: bool) {
+        if optional {
+            return;
+        }
+        let mut i = 0;
+        while i < object.properties.len() {
+            let p = &object.properties[i];
+            if p.required {
+                if *any {
+                    self.raw(b",");
+                }
+                *any = true;
+                self.string(p.name);
+            }
+            i += 1;
+        }
+        let mut f = 0;
+        while f < object.flatten.len() {
+            if let Some(inner) = as_object(object.flatten[f].schema) {
+                self.required(inner, any, object.flatten[f].optional);
+            }
+            f += 1;
+        }
+    }
+}
+
+pub(super) const fn has_required(object: &Object, optional: bool) -> bool {
+    if optional {
+        return false;
+    }
+    let mut i = 0;
+    while i < object.properties.len() {
+        if object.properties[i].required {
+            return true;
+        }
+        i += 1;
+    }
+    let mut f = 0;
+    while f < object.flatten.len() {
+        if let Some(inner) = as_object(object.flatten[f].schema) {
+            if has_required(inner, object.flatten[f].optional) {
+                return true;
+            }
+        }
+        f += 1;
+    }
+    false
+}
+
+/// The value schema of a flattened map, which takes every key the properties do not: one
+/// flattened into `object` itself, or into a struct flattened into it, at any depth (the walk
+/// hands such a map every key no level declares).
+pub(super) const fn flattened_map(object: &Object) -> Option<&Schema> {
+    let mut f = 0;
+    while f < object.flatten.len() {
+        if let Schema::Map(values) = object.flatten[f].schema {
+            return Some(values);
+        }
+        if let Some(inner) = as_object(object.flatten[f].schema) {
+            if let Some(values) = flattened_map(inner) {
+                return Some(values);
+            }
+        }
+        f += 1;
+    }
+    None
+}
+
+const fn trim(mut bytes: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = bytes {
+        if first.is_ascii_whitespace() {
+            bytes = rest;
+        } else {
+            break;
+        }
+    }
+    while let [rest @ .., last] = bytes {
+        if last.is_ascii_whitespace() {
+            bytes = rest;
+        } else {
+            break;
+        }
+    }
+    bytes
+}
