@@ -35,7 +35,13 @@ impl Writer<'_> {
 
     /// A union's `anyOf` / `oneOf`; `"type":"object"` beside it when every member is an
     /// object (a tagged enum), as a tool's root schema must say.
-    pub(super) const fn keyed_list(&mut self, extras: Extras, key: &str, members: &[&Schema], of: &Schema) {
+    pub(super) const fn keyed_list(
+        &mut self,
+        extras: Extras,
+        key: &str,
+        members: &[&Schema],
+        of: &Schema,
+    ) {
         let mut first = self.open(extras);
         if is_object(of) {
             self.key(&mut first, "type");
@@ -90,7 +96,12 @@ impl Writer<'_> {
     }
 
     /// A struct's object; `tag` adds an internally tagged variant's constant tag first.
-    pub(super) const fn object(&mut self, object: &Object, extras: Extras, tag: Option<(&str, &str)>) {
+    pub(super) const fn object(
+        &mut self,
+        object: &Object,
+        extras: Extras,
+        tag: Option<(&str, &str)>,
+    ) {
         let extras = match (extras.description, object.description) {
             (None, Some(description)) => Extras {
                 description: Some(description),
