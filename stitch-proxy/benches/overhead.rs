@@ -31,10 +31,14 @@ fn server() -> PathBuf {
     if profile_dir.file_name() == Some("release".as_ref()) {
         build.arg("--release");
     }
-    assert!(build.status().unwrap().success(), "building the fake server");
-    profile_dir
-        .join("examples")
-        .join(format!("stitch-proxy-fake-server{}", std::env::consts::EXE_SUFFIX))
+    assert!(
+        build.status().unwrap().success(),
+        "building the fake server"
+    );
+    profile_dir.join("examples").join(format!(
+        "stitch-proxy-fake-server{}",
+        std::env::consts::EXE_SUFFIX
+    ))
 }
 
 /// Sequential calls timed, after the warm-up ones.

@@ -79,14 +79,17 @@ fn answer_own_lists(proxy: &Proxy, server: &Receiver<Out>) {
             .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
             .filter(|m| {
                 m["method"] == "tools/list"
-                    && m["id"].as_str().is_some_and(|id| id.starts_with("stitch-proxy-"))
+                    && m["id"]
+                        .as_str()
+                        .is_some_and(|id| id.starts_with("stitch-proxy-"))
             })
             .collect();
         if own.is_empty() {
             return;
         }
         for request in own {
-            let answer = json!({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": tools()}});
+            let answer =
+                json!({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": tools()}});
             proxy.server_sent(answer.to_string().into_bytes());
         }
     }
