@@ -283,19 +283,25 @@ impl Server {
     }
 
     /// The session a request names: `Err` is the answer when it names none or an unknown one.
-    fn session_of(&self, request: &Request<Incoming>) -> Result<Arc<Session>, Reply> {
+    fn session_of(&self, request: &Request<Incoming>) -> Result<Arc<Session>, Box<Reply>> {
         let Some(id) = request.headers().get("mcp-session-id") else {
-            return Err(rpc_error(
+            return Err(Box::new(rpc_error(
                 StatusCode::BAD_REQUEST,
                 -32600,
                 "Bad Request: no Mcp-Session-Id",
-            ));
+            )));
         };
         let found = id
             .to_str()
             .ok()
             .and_then(|id| lock(&self.sessions).get(id).cloned());
-        found.ok_or_else(|| rpc_error(StatusCode::NOT_FOUND, -32001, "Session not found"))
+        found.ok_or_else(|| {
+            Box::new(rpc_error(
+                StatusCode::NOT_FOUND,
+                -32001,
+                "Session not found",
+            ))
+        })
     }
 
     async fn post(&self, request: Request<Incoming>) -> Reply {
@@ -322,10 +328,10 @@ impl Server {
                 "Unsupported Media Type: the body must be application/json",
             );
         }
-        let named = match request.headers().get("mcp-session-id") {
-            Some(_) => Some(self.session_of(&request)),
-            None => None,
-        };
+        let named = request
+            .headers()
+            .get("mcp-session-id")
+            .map(|_| self.session_of(&request));
         let authorization = request.headers().get(header::AUTHORIZATION).cloned();
         let body = match Limited::new(request.into_body(), self.settings.max_body)
             .collect()
@@ -351,10 +357,10 @@ impl Server {
         let asked = session::asked(message::trim_end(&line), &parsed);
         let (session, new) = match (named, initialize) {
             (Some(Ok(session)), _) => (session, false),
-            (Some(Err(reply)), _) => return reply,
+            (Some(Err(reply)), _) => return *reply,
             (None, true) => match self.open() {
                 Ok(session) => (session, true),
-                Err(reply) => return reply,
+                Err(reply) => return *reply,
             },
             (None, false) => {
                 return rpc_error(
@@ -376,12 +382,12 @@ impl Server {
     }
 
     /// A new session for an `initialize`.
-    fn open(&self) -> Result<Arc<Session>, Reply> {
+    fn open(&self) -> Result<Arc<Session>, Box<Reply>> {
         if lock(&self.sessions).len() >= self.settings.max_sessions {
-            return Err(plain(
+            return Err(Box::new(plain(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "Service Unavailable: too many sessions",
-            ));
+            )));
         }
         let id = session_id();
         let sessions = Arc::downgrade(&self.sessions);
@@ -399,11 +405,11 @@ impl Server {
             }
             Err(error) => {
                 log!(Error, "cannot start the server: {error}");
-                Err(rpc_error(
+                Err(Box::new(rpc_error(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     -32603,
                     "stitch-proxy: the MCP server could not be started",
-                ))
+                )))
             }
         }
     }
@@ -418,7 +424,7 @@ impl Server {
         }
         let session = match self.session_of(request) {
             Ok(session) => session,
-            Err(reply) => return reply,
+            Err(reply) => return *reply,
         };
         match session.listen() {
             Some(stream) => events(stream, None),
@@ -433,7 +439,7 @@ impl Server {
     fn delete(&self, request: &Request<Incoming>) -> Reply {
         let session = match self.session_of(request) {
             Ok(session) => session,
-            Err(reply) => return reply,
+            Err(reply) => return *reply,
         };
         lock(&self.sessions).remove(&session.id);
         session.end();

@@ -85,7 +85,7 @@ enum Cli {
         level: Level,
         options: Options,
         command: Vec<String>,
-        http: Http,
+        http: Box<Http>,
     },
     Help,
     Version,
@@ -194,7 +194,7 @@ fn finish(
         level,
         options,
         command,
-        http,
+        http: Box::new(http),
     })
 }
 
@@ -279,7 +279,7 @@ fn main() -> ExitCode {
     };
     log::set_level(level);
     if http.upstream.is_some() || http.listen.is_some() {
-        return run_http(options, command, http);
+        return run_http(options, command, *http);
     }
 
     let child = Command::new(&command[0])
@@ -368,7 +368,7 @@ mod tests {
             level,
             options,
             command: command.iter().map(|s| s.to_string()).collect(),
-            http: Http::default(),
+            http: Box::default(),
         };
         let default = Options::default();
         assert_eq!(
