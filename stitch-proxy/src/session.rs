@@ -437,8 +437,11 @@ fn start_child(
     server_queue: Receiver<Out>,
     to_client: mpsc::Sender<Out>,
 ) -> std::io::Result<Arc<Mutex<Child>>> {
-    let mut child = Command::new(&command[0])
-        .args(&command[1..])
+    let Some((program, args)) = command.split_first() else {
+        return Err(std::io::Error::other("no server command"));
+    };
+    let mut child = Command::new(program)
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
