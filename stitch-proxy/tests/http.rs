@@ -109,6 +109,42 @@ fn progress_goes_on_its_calls_stream_in_order_and_notifications_on_an_open_one()
 }
 
 #[test]
+fn the_servers_request_goes_on_the_open_call_stream_and_its_answer_comes_back_by_post() {
+    let listen = Listen::fake(&[]);
+    let session = open(&listen.addr);
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sample","arguments":{}}}"#;
+    let mut stream = std::net::TcpStream::connect(&listen.addr).unwrap();
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Session-Id: {session}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{call}",
+        listen.addr,
+        call.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    // Read until the server's sampling request arrives on the call's stream…
+    let mut got = Vec::new();
+    let mut buffer = [0u8; 4096];
+    while !String::from_utf8_lossy(&got).contains("sampling/createMessage") {
+        let n = std::io::Read::read(&mut stream, &mut buffer).unwrap();
+        assert!(
+            n > 0,
+            "the stream ended first: {}",
+            String::from_utf8_lossy(&got)
+        );
+        got.extend_from_slice(&buffer[..n]);
+    }
+    // …answer it with a POST of its own (202), and the call's answer follows on the stream.
+    let answer = r#"{"jsonrpc":"2.0","id":"server-1","result":{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}}"#;
+    assert_eq!(post(&listen.addr, Some(&session), answer).status, 202);
+    std::io::Read::read_to_end(&mut stream, &mut got).unwrap();
+    let text = String::from_utf8(got).unwrap();
+    let request = text.find("sampling/createMessage").unwrap();
+    let result = text.find(r#"sampled \"hi\""#).expect("the call's answer");
+    assert!(request < result, "{text}");
+    assert!(listen.record().contains(&answer.to_owned()));
+}
+
+#[test]
 fn the_get_stream_is_one_per_session_and_ends_with_it() {
     let listen = Listen::fake(&[]);
     let session = open(&listen.addr);
