@@ -154,12 +154,19 @@ impl Session {
         *lock(&self.last_active) = Instant::now();
     }
 
-    /// Whether the session has had no open stream and no request for `idle`.
+    /// Whether the session has had no open stream and no request for `idle` (checked at
+    /// least every `idle / 4`: a stream seen open counts as activity; one whose client has
+    /// gone does not).
     pub fn idle_for(&self, idle: Duration) -> bool {
         let router = lock(&self.router);
-        let open =
-            !router.streams.is_empty() || router.get.as_ref().is_some_and(|get| !get.is_closed());
-        !open && lock(&self.last_active).elapsed() >= idle
+        let open = router.streams.values().any(|stream| !stream.tx.is_closed())
+            || router.get.as_ref().is_some_and(|get| !get.is_closed());
+        drop(router);
+        if open {
+            self.touch();
+            return false;
+        }
+        lock(&self.last_active).elapsed() >= idle
     }
 
     /// A POST's message (one line) from the client. With requests in it, the stream their

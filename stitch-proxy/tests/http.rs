@@ -285,6 +285,33 @@ fn each_session_has_its_own_child_ended_by_delete_or_idleness() {
     assert_eq!(post(&listen.addr, Some(&first), ping).status, 404);
 }
 
+#[test]
+fn a_client_that_disappears_has_its_session_ended() {
+    let listen = Listen::fake(&["--session-idle", "0.5"]);
+    let session = open(&listen.addr);
+    let mut get = std::net::TcpStream::connect(&listen.addr).unwrap();
+    get.set_read_timeout(Some(WAIT)).unwrap();
+    let head = format!(
+        "GET /mcp HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\nMcp-Session-Id: {session}\r\n\r\n",
+        listen.addr
+    );
+    get.write_all(head.as_bytes()).unwrap();
+    let mut byte = [0u8; 1];
+    let mut got = Vec::new();
+    while !got.ends_with(b"\r\n\r\n") {
+        std::io::Read::read_exact(&mut get, &mut byte).unwrap();
+        got.push(byte[0]);
+    }
+    // While its GET stream is open, the session is not idle, however long it lasts…
+    thread::sleep(Duration::from_millis(1500));
+    assert_eq!(listen.children().len(), 1);
+    // …and once the client is gone, its session and its child end.
+    drop(get);
+    eventually("the session's end", || listen.children().is_empty());
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    assert_eq!(post(&listen.addr, Some(&session), ping).status, 404);
+}
+
 /// `stitch-proxy --upstream URL …` with the client on pipes.
 struct Stdio2Http {
     child: std::process::Child,
