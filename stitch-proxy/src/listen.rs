@@ -224,7 +224,7 @@ fn events(stream: UnboundedReceiver<Bytes>, session: Option<&str>) -> Reply {
     response
 }
 
-/// Whether header `name` lists `wanted` (or `*/*`) among its media types.
+/// Whether the request's `Accept` lists `wanted` (or `*/*`) among its media types.
 fn accepts(request: &Request<Incoming>, wanted: &str) -> bool {
     request
         .headers()

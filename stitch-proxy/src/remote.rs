@@ -88,8 +88,8 @@ pub fn listen(
     runtime.block_on(async {
         let listener = listen::bind(address).await?;
         let bound = listener.local_addr()?;
-        log!(Info, "listening on http://{bound}{}", settings.path);
-        // The address actually bound (port 0 picks one), for whoever started the proxy.
+        // The address actually bound (port 0 picks one), for whoever started the proxy:
+        // written whatever the log level.
         eprintln!("stitch-proxy: listening on http://{bound}{}", settings.path);
         listen::serve(listener, settings, backend, options).await
     })
