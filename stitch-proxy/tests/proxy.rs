@@ -125,8 +125,8 @@ fn a_call_before_any_list_waits_for_the_proxys_own_list_of_every_page() {
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .take_while(|m| m["method"] == "tools/list")
         .collect();
-    // 11 tools in pages of 2: six requests, the later ones with the cursor.
-    assert_eq!(lists.len(), 6, "{record:#?}");
+    // 13 tools in pages of 2: seven requests, the later ones with the cursor.
+    assert_eq!(lists.len(), 7, "{record:#?}");
     assert!(lists
         .iter()
         .all(|m| m["id"].as_str().unwrap().starts_with("stitch-proxy-")));
@@ -146,7 +146,7 @@ fn a_call_before_any_list_waits_for_the_proxys_own_list_of_every_page() {
     let (status, stderr) = s.finish();
     assert!(status.success());
     assert!(
-        stderr.contains("11 tools learnt from 6 page(s)"),
+        stderr.contains("13 tools learnt from 7 page(s)"),
         "{stderr}"
     );
 }

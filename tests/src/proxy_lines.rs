@@ -55,9 +55,11 @@ fn is_json(line: &[u8]) -> bool {
     std::str::from_utf8(line).is_ok_and(|text| stitch_proxy::raw::parse(text).is_some())
 }
 
-/// What `serde_json` reads of a client line: `(has id, has method, tool call)`, the call being
-/// its tool's name and its arguments.
-fn read(line: &[u8]) -> Option<(bool, bool, Option<(String, Value)>)> {
+/// A tool's name and a call's arguments.
+type ToolCall = (String, Value);
+
+/// What `serde_json` reads of a client line: `(has id, has method, tool call)`.
+fn read(line: &[u8]) -> Option<(bool, bool, Option<ToolCall>)> {
     let value: Value = serde_json::from_slice(line).ok()?;
     let object = value.as_object()?;
     let method = object.get("method").map(Value::is_string);

@@ -58,6 +58,16 @@ fn tools(swapped: bool) -> Vec<Value> {
             "tags": string_list,
             "paths": {"anyOf": [{"type": "string"}, string_list]},
             "note": {"type": "string"}}, "required": ["n"]}}),
+        // `paths` reaches `OneOrMany<String>` through `allOf`s along `$ref`s a <- b <- c.
+        json!({"name": "chain", "inputSchema": {"type": "object",
+            "properties": {"paths": {"$ref": "#/$defs/a"}},
+            "$defs": {"a": {"allOf": [{"$ref": "#/$defs/b"}], "description": "a"},
+                      "b": {"allOf": [{"$ref": "#/$defs/c"}], "description": "b"},
+                      "c": {"anyOf": [{"type": "string"}, string_list]}}}}),
+        // Keys by pattern beside `additionalProperties: false`.
+        json!({"name": "open", "inputSchema": {"type": "object",
+            "patternProperties": {"^x-": string_list, "^n-": {"type": "integer"}},
+            "additionalProperties": false}}),
         // A `$ref` to nowhere: a schema no coercer can be compiled from.
         json!({"name": "odd", "inputSchema": {"type": "object", "properties": {
             "paths": {"$ref": "#/$defs/Missing"}}}}),
@@ -188,7 +198,9 @@ impl Server {
         let name = params.get("name").and_then(Value::as_str).unwrap_or("");
         let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
         let text = match name {
-            "view" | "tag" | "echo" | "late" | "odd" | "label" => format!("{name} {arguments}"),
+            "view" | "tag" | "echo" | "late" | "odd" | "label" | "chain" | "open" => {
+                format!("{name} {arguments}")
+            }
             "progress" => {
                 let token = params["_meta"]["progressToken"].clone();
                 for step in 1..=2 {

@@ -2,12 +2,10 @@
 //! (`read`), resolve `$ref`s to indices and merge `allOf`s (`link`), then, here, decide each
 //! node's [`Form`] and build the validators the walk asks (`jsonschema`).
 
-use std::collections::HashMap;
-
 use serde_json::Value;
 
 use super::link::{merge_all_of, resolve_refs};
-use super::node::{resolve, Additional, Form, Id, ListCheck, Node, Types};
+use super::node::{resolve, Additional, Form, Id, ListCheck, Node, PropertyIndex, Types};
 use super::read::{read, Reader, MAX_SCHEMA_DEPTH};
 use super::SchemaError;
 use crate::json::depth::MAX_DEPTH;
@@ -23,11 +21,10 @@ const INDEXED: usize = 8;
 pub(crate) fn compile(schema: &Value) -> Result<(Vec<Node>, Id), SchemaError> {
     let Reader {
         mut nodes,
-        by_pointer,
         anchors,
         root,
     } = read(schema)?;
-    resolve_refs(&mut nodes, &by_pointer, &anchors)?;
+    resolve_refs(&mut nodes, &anchors)?;
     merge_all_of(&mut nodes)?;
     index_properties(&mut nodes);
     decide_forms(&mut nodes);
@@ -40,14 +37,7 @@ pub(crate) fn compile(schema: &Value) -> Result<(Vec<Node>, Id), SchemaError> {
 fn index_properties(nodes: &mut [Node]) {
     for node in nodes.iter_mut() {
         if node.properties.len() > INDEXED {
-            let index: HashMap<String, usize> = node
-                .properties
-                .iter()
-                .enumerate()
-                .rev()
-                .map(|(i, (k, _))| (k.clone(), i))
-                .collect();
-            node.index = Some(index);
+            node.index = Some(PropertyIndex::new(&node.properties));
         }
         let mut at = vec![false; node.properties.len()];
         let mut mask = 0u128;

@@ -29,10 +29,23 @@ fn unescape_pointer(fragment: &str) -> Option<String> {
 /// subschema read above: `$defs`, `definitions`, or any other place), `#Name` (an `$anchor`).
 pub(crate) fn resolve_refs(
     nodes: &mut [Node],
-    by_pointer: &HashMap<String, Id>,
     anchors: &HashMap<String, Id>,
 ) -> Result<(), SchemaError> {
-    for node in nodes.iter_mut() {
+    // Each node by its pointer, borrowed, and only when a `$ref` names a pointer.
+    let pointers = nodes
+        .iter()
+        .any(|n| n.reference.as_deref().is_some_and(|r| r.starts_with("#/")));
+    let by_pointer: HashMap<&str, Id> = if pointers {
+        nodes
+            .iter()
+            .enumerate()
+            .map(|(id, n)| (n.pointer.as_str(), id))
+            .collect()
+    } else {
+        HashMap::new()
+    };
+    let mut targets = Vec::new();
+    for (id, node) in nodes.iter().enumerate() {
         let Some(reference) = node.reference.as_deref() else {
             continue;
         };
@@ -51,14 +64,18 @@ pub(crate) fn resolve_refs(
             Some(0)
         } else if fragment.starts_with('/') {
             let pointer = unescape_pointer(fragment).ok_or_else(|| unresolvable("bad escape"))?;
-            by_pointer.get(&pointer).copied()
+            by_pointer.get(pointer.as_str()).copied()
         } else {
             anchors.get(fragment).copied()
         };
         let Some(target) = target else {
             return Err(unresolvable("nothing in the schema has that name"));
         };
-        node.target = Some(target);
+        targets.push((id, target));
+    }
+    drop(by_pointer);
+    for (id, target) in targets {
+        nodes[id].target = Some(target);
     }
     // A chain of references that comes back to where it started stands for nothing.
     no_cycle(nodes, "$ref")

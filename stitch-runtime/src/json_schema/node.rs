@@ -119,9 +119,9 @@ pub(crate) struct Node {
     pub bounds: Bounds,
     /// `properties`, in the order the schema's `Value` holds them.
     pub properties: Vec<(String, Id)>,
-    /// The ordinal of each of [`Node::properties`] by name, when there are more than a few
-    /// (a key is found in constant time however many properties the schema lists).
-    pub index: Option<std::collections::HashMap<String, usize>>,
+    /// The ordinals of [`Node::properties`] by name, when there are more than a few (a key is
+    /// found in constant time, without allocating, however many the schema lists).
+    pub index: Option<PropertyIndex>,
     /// `patternProperties`: each pattern (a validator of `{"pattern": …}`) and its schema, in
     /// the schema's order. A key no property names and a pattern matches is walked as the
     /// first such pattern's schema, and is not an additional property.
@@ -158,6 +158,60 @@ pub(crate) struct Node {
     pub required_at: Vec<bool>,
     /// `required` names a property past the 128th, or one `properties` does not list.
     pub required_slow: bool,
+}
+
+/// A hash table of property ordinals: open addressing, linear probing, twice as many slots as
+/// properties, the names themselves kept only in [`Node::properties`]. Its hasher is seeded
+/// per table (std's `RandomState`), so no schema can make its keys collide on purpose.
+#[derive(Debug)]
+pub(crate) struct PropertyIndex {
+    state: std::collections::hash_map::RandomState,
+    /// An ordinal, or `u32::MAX` for an empty slot.
+    slots: Vec<u32>,
+}
+
+impl PropertyIndex {
+    /// The index of `properties` (the first of two equal names wins).
+    pub(crate) fn new(properties: &[(String, Id)]) -> PropertyIndex {
+        let size = (properties.len() * 2).next_power_of_two().max(16);
+        let mut index = PropertyIndex {
+            state: std::collections::hash_map::RandomState::new(),
+            slots: vec![u32::MAX; size],
+        };
+        for (ordinal, (key, _)) in properties.iter().enumerate() {
+            let mask = index.slots.len() - 1;
+            let mut at = index.slot(key);
+            loop {
+                match index.slots[at] {
+                    u32::MAX => {
+                        index.slots[at] = ordinal as u32;
+                        break;
+                    }
+                    other if properties[other as usize].0 == *key => break,
+                    _ => at = (at + 1) & mask,
+                }
+            }
+        }
+        index
+    }
+
+    fn slot(&self, key: &str) -> usize {
+        use std::hash::BuildHasher;
+        (self.state.hash_one(key) as usize) & (self.slots.len() - 1)
+    }
+
+    /// The ordinal of the property named `key`.
+    pub(crate) fn find(&self, properties: &[(String, Id)], key: &str) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut at = self.slot(key);
+        loop {
+            match self.slots[at] {
+                u32::MAX => return None,
+                ordinal if properties[ordinal as usize].0 == key => return Some(ordinal as usize),
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
 }
 
 /// One entry of `patternProperties`.
@@ -225,7 +279,7 @@ impl Node {
     #[inline]
     pub(crate) fn ordinal(&self, key: &str) -> Option<usize> {
         match &self.index {
-            Some(index) => index.get(key).copied(),
+            Some(index) => index.find(&self.properties, key),
             None => self.properties.iter().position(|(k, _)| k == key),
         }
     }

@@ -14,12 +14,11 @@ use crate::json::depth::MAX_DEPTH;
 /// How deeply the schema itself may nest while it is read (it is read recursively).
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 4 * MAX_DEPTH;
 
-/// Reads `schema` into nodes: the nodes, the root's index, each node by its pointer, each
-/// `$anchor`'s node.
+/// Reads `schema` into nodes: the nodes, the root's index, each `$anchor`'s node. (A node's
+/// pointer is in the node; `link` indexes them only when a `$ref` names one.)
 pub(crate) fn read(schema: &Value) -> Result<Reader, SchemaError> {
     let mut reader = Reader {
         nodes: Vec::new(),
-        by_pointer: HashMap::new(),
         anchors: HashMap::new(),
         root: 0,
     };
@@ -30,7 +29,6 @@ pub(crate) fn read(schema: &Value) -> Result<Reader, SchemaError> {
 /// The nodes read, with what resolving the references needs.
 pub(crate) struct Reader {
     pub nodes: Vec<Node>,
-    pub by_pointer: HashMap<String, Id>,
     pub anchors: HashMap<String, Id>,
     pub root: Id,
 }
@@ -54,7 +52,6 @@ pub(crate) fn join(pointer: &str, key: &str) -> String {
 impl Reader {
     fn push(&mut self, node: Node) -> Id {
         let id = self.nodes.len();
-        self.by_pointer.insert(node.pointer.clone(), id);
         self.nodes.push(node);
         id
     }
@@ -79,7 +76,8 @@ impl Reader {
                 ))
             }
         };
-        let id = self.push(Node::new(pointer.clone()));
+        // A place for the node, filled once its subschemas (read first) have theirs.
+        let id = self.push(Node::new(String::new()));
         let mut node = Node::new(pointer.clone());
         let at = pointer.as_str();
         let d = depth + 1;
