@@ -2,7 +2,9 @@
 # End to end: the official Python MCP SDK on both sides of stitch-proxy. The client of
 # test_e2e.py starts stitch-proxy in front of server.py (an `MCPServer`) and checks what
 # reaches the server's wire: refusals, repairs, values left alone, progress and notifications,
-# and an error (not a hang) when the server dies mid-call.
+# and an error (not a hang) when the server dies mid-call. Then test_http.py does the same over
+# Streamable HTTP in each topology (http_server.py is the SDK's HTTP server with server.py's
+# tools), with two concurrent sessions, the Authorization header, and Host/Origin refused.
 #
 #   stitch-proxy/e2e/run.sh
 #
@@ -20,4 +22,7 @@ echo "== cargo build -p stitch-proxy"
 cargo build --quiet --locked -p stitch-proxy
 
 echo "== the Python MCP SDK ($MCP_VERSION) on both sides of stitch-proxy"
-exec "$venv/bin/python" "$here/test_e2e.py" "$target_dir/debug/stitch-proxy"
+"$venv/bin/python" "$here/test_e2e.py" "$target_dir/debug/stitch-proxy"
+
+echo "== over Streamable HTTP: --upstream, --listen (two sessions), both (the SDK's HTTP client and server)"
+"$venv/bin/python" "$here/test_http.py" "$target_dir/debug/stitch-proxy"

@@ -13,15 +13,30 @@
 //! - `tools`: the tools the server lists;
 //! - `proxy`: the routing under one lock;
 //! - `pipes`: the threads of a run;
-//! - `signal` (Unix): signals passed on to the server, and its death by one passed back.
+//! - `signal` (Unix): signals passed on to the server, and its death by one passed back;
+//!
+//! and, for Streamable HTTP (`--upstream`, `--listen`):
+//!
+//! - `sse`: server-sent events read and written;
+//! - `guard`: the `Host` and `Origin` allow-list;
+//! - `upstream`: a session with a remote server, the server side of a routing;
+//! - `session`: one `--listen` session, its server and the streams its messages go out on;
+//! - `listen`: the HTTP server and its sessions;
+//! - `remote`: the runs of the HTTP modes.
 
 pub mod check;
+pub mod guard;
+pub mod listen;
 pub mod log;
 pub mod message;
 pub mod pipes;
 pub mod proxy;
 pub mod raw;
+pub mod remote;
 pub mod rewrite;
+pub mod session;
 #[cfg(unix)]
 pub mod signal;
+pub mod sse;
 pub mod tools;
+pub mod upstream;

@@ -2,6 +2,9 @@
 //!
 //! ```text
 //! stitch-proxy [--log LEVEL] [--refuse-invalid] [--list-timeout SECONDS] -- <server command> [args…]
+//! stitch-proxy [options] --upstream URL [--header "Name: value"]…
+//! stitch-proxy [options] --listen HOST:PORT [--path /mcp] -- <server command> [args…]
+//! stitch-proxy [options] --listen HOST:PORT --upstream URL
 //! ```
 //!
 //! The proxy runs the server as a child process and speaks MCP (newline-delimited JSON-RPC)
@@ -15,8 +18,13 @@
 //! is forwarded byte for byte, for the server to judge (`--refuse-invalid`: refused when its
 //! schema rejects it).
 
+use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Duration;
+
+use stitch_proxy::listen::Settings;
+use stitch_proxy::remote;
+use stitch_proxy::upstream::Config;
 
 use stitch_proxy::log::{self, Level};
 use stitch_proxy::pipes;
@@ -35,6 +43,9 @@ macro_rules! log {
 
 const USAGE: &str = "\
 usage: stitch-proxy [options] -- <server command> [args…]
+       stitch-proxy [options] --upstream URL [--header \"Name: value\"]…
+       stitch-proxy [options] --listen HOST:PORT [--path /mcp] -- <server command> [args…]
+       stitch-proxy [options] --listen HOST:PORT --upstream URL [--header \"Name: value\"]…
 
 Runs the MCP server <server command> and speaks MCP over stdio in front of it. Each tools/call
 is checked against the tool's inputSchema: a list written as JSON text where a string is also
@@ -48,6 +59,22 @@ options:
                           missing fields, bounds…), every issue at once
   --list-timeout SECONDS  how long calls wait for the server's tool list before they go on
                           unchecked (default 10)
+
+Streamable HTTP:
+  --upstream URL          the server is the remote MCP endpoint URL (http:// or https://)
+  --header \"Name: value\"  a header sent to the upstream server with every request (repeat
+                          for more); never logged
+  --listen HOST:PORT      serve MCP clients over HTTP at http://HOST:PORT/mcp, each session
+                          with its own server process (or its own --upstream session);
+                          PORT alone binds 127.0.0.1
+  --path /PATH            the endpoint's path (default /mcp)
+  --allow-host NAME       also accept requests whose Host or Origin names NAME (repeat for
+                          more; default: localhost, 127.0.0.1 and ::1 only; * for any)
+  --session-idle SECONDS  end a session with no open stream and no request for this long
+                          (default 300)
+  --max-body BYTES        the largest request body accepted (default 4194304)
+  --max-sessions N        the most sessions at once (default 100)
+
   -h, --help              this text
   -V, --version           the version";
 
@@ -58,9 +85,117 @@ enum Cli {
         level: Level,
         options: Options,
         command: Vec<String>,
+        http: Box<Http>,
     },
     Help,
     Version,
+}
+
+/// The HTTP side of a run.
+#[derive(Debug, Default, PartialEq)]
+struct Http {
+    upstream: Option<Config>,
+    listen: Option<SocketAddr>,
+    settings: Settings,
+}
+
+/// A number of seconds given to `flag`.
+fn seconds(flag: &str, text: &str) -> Result<Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 1e9)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("{flag} takes a number of seconds, not {text:?}"))
+}
+
+/// `--listen HOST:PORT`, or `PORT` / `:PORT` on 127.0.0.1.
+fn listen_address(text: &str) -> Result<SocketAddr, String> {
+    let port_only = text.strip_prefix(':').unwrap_or(text);
+    if let Ok(port) = port_only.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    text.to_socket_addrs()
+        .ok()
+        .and_then(|mut addresses| addresses.next())
+        .ok_or_else(|| format!("--listen takes HOST:PORT, not {text:?}"))
+}
+
+/// Reads an HTTP option; `Ok(false)` when `arg` is none of them.
+fn http_option(
+    http: &mut Http,
+    headers: &mut Vec<String>,
+    arg: &str,
+    args: &mut impl Iterator<Item = String>,
+) -> Result<bool, String> {
+    if let Some(url) = value_of("--upstream", arg, args) {
+        let uri = Config::parse_url(&url?)?;
+        http.upstream = Some(Config {
+            uri,
+            headers: Vec::new(),
+        });
+    } else if let Some(header) = value_of("--header", arg, args) {
+        headers.push(header?);
+    } else if let Some(address) = value_of("--listen", arg, args) {
+        http.listen = Some(listen_address(&address?)?);
+    } else if let Some(path) = value_of("--path", arg, args) {
+        let path = path?;
+        if !path.starts_with('/') || path.contains(['?', '#', ' ']) {
+            return Err(format!("--path takes a path starting with /, not {path:?}"));
+        }
+        http.settings.path = path;
+    } else if let Some(host) = value_of("--allow-host", arg, args) {
+        http.settings.allowed.add(&host?);
+    } else if let Some(idle) = value_of("--session-idle", arg, args) {
+        http.settings.idle = seconds("--session-idle", &idle?)?;
+    } else if let Some(bytes) = value_of("--max-body", arg, args) {
+        let bytes = bytes?;
+        http.settings.max_body = bytes
+            .parse()
+            .map_err(|_| format!("--max-body takes a number of bytes, not {bytes:?}"))?;
+    } else if let Some(count) = value_of("--max-sessions", arg, args) {
+        let count = count?;
+        http.settings.max_sessions = count
+            .parse()
+            .ok()
+            .filter(|n| *n > 0)
+            .ok_or_else(|| format!("--max-sessions takes a positive number, not {count:?}"))?;
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Checks what the HTTP options and the command ask for together.
+fn finish(
+    level: Level,
+    options: Options,
+    command: Vec<String>,
+    mut http: Http,
+    headers: Vec<String>,
+) -> Result<Cli, String> {
+    match (&mut http.upstream, headers.is_empty()) {
+        (Some(config), _) => {
+            for header in &headers {
+                config.headers.push(Config::parse_header(header)?);
+            }
+        }
+        (None, false) => return Err("--header needs --upstream".into()),
+        (None, true) => {}
+    }
+    let has_command = !command.is_empty();
+    match (http.upstream.is_some(), http.listen.is_some(), has_command) {
+        (false, _, false) => return Err("no server command".into()),
+        (true, _, true) => {
+            return Err("give either a server command or --upstream, not both".into())
+        }
+        _ => {}
+    }
+    Ok(Cli::Run {
+        level,
+        options,
+        command,
+        http: Box::new(http),
+    })
 }
 
 /// The value of option `name`, given as `--name value` or `--name=value`.
@@ -81,7 +216,12 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     let mut args = args.into_iter();
     let mut level = Level::Warn;
     let mut options = Options::default();
+    let mut http = Http::default();
+    let mut headers = Vec::new();
     while let Some(arg) = args.next() {
+        if http_option(&mut http, &mut headers, &arg, &mut args)? {
+            continue;
+        }
         if let Some(name) = value_of("--log", &arg, &mut args) {
             let name = name.map_err(|_| "--log needs a level: error, warn, info or debug")?;
             level = Level::parse(&name).ok_or_else(|| {
@@ -89,18 +229,8 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
             })?;
             continue;
         }
-        if let Some(seconds) = value_of("--list-timeout", &arg, &mut args) {
-            let seconds = seconds?;
-            let parsed = seconds
-                .parse::<f64>()
-                .ok()
-                .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 1e9);
-            let Some(parsed) = parsed else {
-                return Err(format!(
-                    "--list-timeout takes a number of seconds, not {seconds:?}"
-                ));
-            };
-            options.list_timeout = Duration::from_secs_f64(parsed);
+        if let Some(text) = value_of("--list-timeout", &arg, &mut args) {
+            options.list_timeout = seconds("--list-timeout", &text?)?;
             continue;
         }
         match arg.as_str() {
@@ -112,35 +242,28 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
                 if command.is_empty() {
                     return Err("no server command after --".into());
                 }
-                return Ok(Cli::Run {
-                    level,
-                    options,
-                    command,
-                });
+                return finish(level, options, command, http, headers);
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             _ => {
                 // The server command may also come without `--` when it does not start
                 // with a dash.
                 let command = std::iter::once(arg).chain(args).collect();
-                return Ok(Cli::Run {
-                    level,
-                    options,
-                    command,
-                });
+                return finish(level, options, command, http, headers);
             }
         }
     }
-    Err("no server command".into())
+    finish(level, options, Vec::new(), http, headers)
 }
 
 fn main() -> ExitCode {
-    let (level, options, command) = match parse_args(std::env::args().skip(1)) {
+    let (level, options, command, http) = match parse_args(std::env::args().skip(1)) {
         Ok(Cli::Run {
             level,
             options,
             command,
-        }) => (level, options, command),
+            http,
+        }) => (level, options, command, http),
         Ok(Cli::Help) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -155,6 +278,9 @@ fn main() -> ExitCode {
         }
     };
     log::set_level(level);
+    if http.upstream.is_some() || http.listen.is_some() {
+        return run_http(options, command, *http);
+    }
 
     let child = Command::new(&command[0])
         .args(&command[1..])
@@ -181,6 +307,28 @@ fn main() -> ExitCode {
 
     match pipes::run(child, options) {
         Ok(status) => exit_like(status),
+        Err(error) => {
+            log!(Error, "{error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The HTTP modes.
+fn run_http(options: Options, command: Vec<String>, http: Http) -> ExitCode {
+    let ran = match (http.listen, http.upstream) {
+        (Some(address), upstream) => {
+            let server = match upstream {
+                Some(config) => remote::Server::Upstream(config),
+                None => remote::Server::Command(command),
+            };
+            remote::listen(address, http.settings, server, options)
+        }
+        (None, Some(config)) => remote::stdio_to_upstream(config, options),
+        (None, None) => Err(std::io::Error::other("neither --listen nor --upstream")),
+    };
+    match ran {
+        Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             log!(Error, "{error}");
             ExitCode::FAILURE
@@ -220,6 +368,7 @@ mod tests {
             level,
             options,
             command: command.iter().map(|s| s.to_string()).collect(),
+            http: Box::default(),
         };
         let default = Options::default();
         assert_eq!(
@@ -271,6 +420,51 @@ mod tests {
         assert!(args("--log").is_err());
         assert!(args("--").is_err());
         assert!(args("").is_err());
+        assert!(args("--frobnicate -- x")
+            .unwrap_err()
+            .contains("--frobnicate"));
+    }
+
+    #[test]
+    fn the_http_options() {
+        let Ok(Cli::Run { command, http, .. }) = args(
+            "--upstream https://mcp.example.org/mcp --header Authorization:Bearer --listen 8080 --path /x --allow-host h.example --session-idle 2 --max-body 10 --max-sessions 3",
+        ) else {
+            panic!("not a run");
+        };
+        assert!(command.is_empty());
+        let upstream = http.upstream.unwrap();
+        assert_eq!(upstream.uri, "https://mcp.example.org/mcp");
+        assert_eq!(upstream.headers[0].0, "authorization");
+        assert_eq!(upstream.headers[0].1, "Bearer");
+        assert_eq!(http.listen, Some(SocketAddr::from(([127, 0, 0, 1], 8080))));
+        assert_eq!(http.settings.path, "/x");
+        assert!(http.settings.allowed.host(b"h.example:8080"));
+        assert_eq!(http.settings.idle, Duration::from_secs(2));
+        assert_eq!(http.settings.max_body, 10);
+        assert_eq!(http.settings.max_sessions, 3);
+
+        let Ok(Cli::Run { command, http, .. }) = args("--listen [::1]:0 -- server a") else {
+            panic!("not a run");
+        };
+        assert_eq!(command, ["server", "a"]);
+        assert_eq!(http.listen, "[::1]:0".parse().ok());
+        assert!(http.upstream.is_none());
+
+        for (line, error) in [
+            ("--upstream ftp://x", "http:// or https://"),
+            ("--upstream http://x -- server", "not both"),
+            ("--header A:b -- server", "--header needs --upstream"),
+            ("--upstream http://x --header nocolon", "Name: value"),
+            ("--listen 8080", "no server command"),
+            ("--listen nowhere -- s", "HOST:PORT"),
+            ("--path mcp --listen 1 -- s", "starting with /"),
+            ("--max-sessions 0 --listen 1 -- s", "positive"),
+            ("--session-idle soon --listen 1 -- s", "\"soon\""),
+        ] {
+            let got = args(line).unwrap_err();
+            assert!(got.contains(error), "{line}: {got}");
+        }
         assert!(args("--frobnicate -- x")
             .unwrap_err()
             .contains("--frobnicate"));

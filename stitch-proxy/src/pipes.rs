@@ -14,7 +14,7 @@ use crate::log::log;
 use crate::proxy::{Options, Out, Proxy};
 
 /// Reads lines until the end of `input`, handing each (line ending included) to `each`.
-fn read_lines(input: impl Read, side: &str, mut each: impl FnMut(Vec<u8>)) {
+pub fn read_lines(input: impl Read, side: &str, mut each: impl FnMut(Vec<u8>)) {
     let mut reader = BufReader::with_capacity(1 << 16, input);
     loop {
         let mut line = Vec::new();
@@ -31,7 +31,7 @@ fn read_lines(input: impl Read, side: &str, mut each: impl FnMut(Vec<u8>)) {
 
 /// Writes queued lines to `output`, flushing whenever the queue runs dry; `on_error` runs
 /// once if a write fails (the rest of the queue is then dropped).
-fn write_lines(output: impl Write, queue: Receiver<Out>, on_error: impl FnOnce(io::Error)) {
+pub fn write_lines(output: impl Write, queue: Receiver<Out>, on_error: impl FnOnce(io::Error)) {
     let mut output = Some(BufWriter::with_capacity(1 << 16, output));
     let mut on_error = Some(on_error);
     let mut fail = |output: &mut Option<BufWriter<_>>, error| {
@@ -138,7 +138,7 @@ pub fn run(mut child: Child, options: Options) -> io::Result<ExitStatus> {
 
 /// The timer of the proxy's own listings: each deadline, in the order the listings started
 /// (they all wait as long), ends the wait of its listing if it is still waited for.
-fn time_listings(proxy: &Proxy, deadlines: &Receiver<(Instant, u64)>) {
+pub fn time_listings(proxy: &Proxy, deadlines: &Receiver<(Instant, u64)>) {
     while let Ok((deadline, generation)) = deadlines.recv() {
         let now = Instant::now();
         if deadline > now {

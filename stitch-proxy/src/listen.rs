@@ -1,0 +1,473 @@
+//! `--listen`: MCP clients over Streamable HTTP at `http://HOST:PORT/PATH`, each MCP session
+//! with its own server ([`Session`]). Every request is checked first — its `Host` and `Origin`
+//! against the allow-list, then its path — and answered 403 or 404 before any MCP processing.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Body, Frame, Incoming};
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use crate::guard::Allowed;
+use crate::log::log;
+use crate::message::{self, Message};
+use crate::proxy::Options;
+use crate::session::{self, Backend, Session};
+use crate::sse;
+
+/// The protocol versions a client may name in `MCP-Protocol-Version`.
+const VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/// What the command line asks of the HTTP side.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub path: String,
+    pub allowed: Allowed,
+    /// The largest request body read, in bytes.
+    pub max_body: usize,
+    /// A session with no open stream and no request for this long is ended.
+    pub idle: Duration,
+    pub max_sessions: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            path: "/mcp".into(),
+            allowed: Allowed::default(),
+            max_body: 4 << 20,
+            idle: Duration::from_secs(300),
+            max_sessions: 100,
+        }
+    }
+}
+
+type Sessions = Mutex<HashMap<String, Arc<Session>>>;
+
+struct Server {
+    settings: Settings,
+    backend: Backend,
+    options: Options,
+    sessions: Arc<Sessions>,
+}
+
+fn lock(sessions: &Sessions) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
+    sessions
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+type Reply = Response<BoxBody<Bytes, Infallible>>;
+
+/// Serves until SIGINT or SIGTERM, then ends every session.
+pub async fn serve(
+    listener: TcpListener,
+    settings: Settings,
+    backend: Backend,
+    options: Options,
+) -> std::io::Result<()> {
+    let server = Arc::new(Server {
+        settings,
+        backend,
+        options,
+        sessions: Arc::default(),
+    });
+    tokio::spawn(reap(server.clone()));
+    let stop = stopped();
+    tokio::pin!(stop);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(error) => {
+                    log!(Warn, "accepting a connection failed: {error}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let server = server.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |request| {
+                let server = server.clone();
+                async move { Ok::<_, Infallible>(server.handle(request).await) }
+            });
+            let served = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(Duration::from_secs(30))
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+            if let Err(error) = served {
+                log!(Debug, "connection from {peer}: {error}");
+            }
+        });
+    }
+    let sessions: Vec<Arc<Session>> = lock(&server.sessions).values().cloned().collect();
+    log!(Info, "stopping: {} session(s) end", sessions.len());
+    for session in &sessions {
+        session.end();
+    }
+    // The children get their grace period to exit.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(4);
+    while !lock(&server.sessions).is_empty() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(())
+}
+
+/// SIGINT or SIGTERM (Ctrl-C elsewhere).
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let (Ok(mut term), Ok(mut int)) = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        ) else {
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => {}
+            _ = int.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}
+
+/// Ends the sessions idle for `--session-idle`.
+async fn reap(server: Arc<Server>) {
+    let every = (server.settings.idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+    loop {
+        tokio::time::sleep(every).await;
+        let idle: Vec<Arc<Session>> = lock(&server.sessions)
+            .values()
+            .filter(|session| session.idle_for(server.settings.idle))
+            .cloned()
+            .collect();
+        for session in idle {
+            log!(Info, "session {} idle: ended", session.id);
+            lock(&server.sessions).remove(&session.id);
+            session.end();
+        }
+    }
+}
+
+fn plain(status: StatusCode, text: &str) -> Reply {
+    let mut response = Response::new(Full::new(Bytes::from(format!("{text}\n"))).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// A JSON-RPC error as an HTTP answer (no id: the request could not be read that far).
+fn rpc_error(status: StatusCode, code: i64, text: &str) -> Reply {
+    let body = message::error_line(None, code, text);
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// The body of an SSE answer: the events the session routes to it, until it closes.
+struct Events(UnboundedReceiver<Bytes>);
+
+impl Body for Events {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        self.0
+            .poll_recv(cx)
+            .map(|event| event.map(|e| Ok(Frame::data(e))))
+    }
+}
+
+fn events(stream: UnboundedReceiver<Bytes>, session: Option<&str>) -> Reply {
+    let mut response = Response::new(Events(stream).boxed());
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Some(id) = session.and_then(|id| HeaderValue::from_str(id).ok()) {
+        headers.insert("mcp-session-id", id);
+    }
+    response
+}
+
+/// Whether the request's `Accept` lists `wanted` (or `*/*`) among its media types.
+fn accepts(request: &Request<Incoming>, wanted: &str) -> bool {
+    request
+        .headers()
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|v| v.split(';').next().unwrap_or("").trim())
+        .any(|v| v.eq_ignore_ascii_case(wanted) || v == "*/*")
+}
+
+impl Server {
+    async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Reply {
+        // DNS rebinding: Host and Origin before anything else.
+        let host_ok = request
+            .headers()
+            .get(header::HOST)
+            .is_some_and(|host| self.settings.allowed.host(host.as_bytes()));
+        if !host_ok {
+            log!(Info, "a request with a Host not allowed: 403");
+            return plain(StatusCode::FORBIDDEN, "Forbidden: Host not allowed");
+        }
+        if let Some(origin) = request.headers().get(header::ORIGIN) {
+            if !self.settings.allowed.origin(origin.as_bytes()) {
+                log!(Info, "a request with an Origin not allowed: 403");
+                return plain(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
+            }
+        }
+        if request.uri().path() != self.settings.path {
+            return plain(StatusCode::NOT_FOUND, "Not Found");
+        }
+        if let Some(version) = request.headers().get("mcp-protocol-version") {
+            if !VERSIONS
+                .iter()
+                .any(|known| version.as_bytes() == known.as_bytes())
+            {
+                return rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    -32600,
+                    "Bad Request: unsupported MCP-Protocol-Version",
+                );
+            }
+        }
+        match *request.method() {
+            Method::POST => self.post(request).await,
+            Method::GET => self.get(&request),
+            Method::DELETE => self.delete(&request),
+            _ => {
+                let mut response = plain(StatusCode::METHOD_NOT_ALLOWED, "Method Not Allowed");
+                response
+                    .headers_mut()
+                    .insert(header::ALLOW, HeaderValue::from_static("GET, POST, DELETE"));
+                response
+            }
+        }
+    }
+
+    /// The session a request names: `Err` is the answer when it names none or an unknown one.
+    fn session_of(&self, request: &Request<Incoming>) -> Result<Arc<Session>, Box<Reply>> {
+        let Some(id) = request.headers().get("mcp-session-id") else {
+            return Err(Box::new(rpc_error(
+                StatusCode::BAD_REQUEST,
+                -32600,
+                "Bad Request: no Mcp-Session-Id",
+            )));
+        };
+        let found = id
+            .to_str()
+            .ok()
+            .and_then(|id| lock(&self.sessions).get(id).cloned());
+        found.ok_or_else(|| {
+            Box::new(rpc_error(
+                StatusCode::NOT_FOUND,
+                -32001,
+                "Session not found",
+            ))
+        })
+    }
+
+    async fn post(&self, request: Request<Incoming>) -> Reply {
+        if !(accepts(&request, "application/json") && accepts(&request, "text/event-stream")) {
+            return rpc_error(
+                StatusCode::NOT_ACCEPTABLE,
+                -32600,
+                "Not Acceptable: the client must accept application/json and text/event-stream",
+            );
+        }
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| {
+                v.trim_start()
+                    .to_ascii_lowercase()
+                    .starts_with("application/json")
+            });
+        if !json {
+            return rpc_error(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                -32600,
+                "Unsupported Media Type: the body must be application/json",
+            );
+        }
+        let named = request
+            .headers()
+            .get("mcp-session-id")
+            .map(|_| self.session_of(&request));
+        let authorization = request.headers().get(header::AUTHORIZATION).cloned();
+        let body = match Limited::new(request.into_body(), self.settings.max_body)
+            .collect()
+            .await
+        {
+            Ok(body) => body.to_bytes(),
+            Err(error)
+                if error
+                    .downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some() =>
+            {
+                return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, -32600, "Payload Too Large");
+            }
+            Err(_) => return plain(StatusCode::BAD_REQUEST, "the body could not be read"),
+        };
+        let line = sse::one_line(&body);
+        let parsed = message::parse_client(message::trim_end(&line));
+        if matches!(parsed, Message::Malformed) {
+            return rpc_error(StatusCode::BAD_REQUEST, -32700, "Parse error");
+        }
+        let initialize =
+            matches!(&parsed, Message::Request { method, .. } if method == "initialize");
+        let asked = session::asked(message::trim_end(&line), &parsed);
+        let (session, new) = match (named, initialize) {
+            (Some(Ok(session)), _) => (session, false),
+            (Some(Err(reply)), _) => return *reply,
+            (None, true) => match self.open() {
+                Ok(session) => (session, true),
+                Err(reply) => return *reply,
+            },
+            (None, false) => {
+                return rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    -32600,
+                    "Bad Request: no Mcp-Session-Id",
+                )
+            }
+        };
+        session.authorization(authorization.as_ref());
+        match session.post(line, asked) {
+            Some(stream) => events(stream, new.then_some(session.id.as_str())),
+            None => {
+                let mut response = Response::new(Full::new(Bytes::new()).boxed());
+                *response.status_mut() = StatusCode::ACCEPTED;
+                response
+            }
+        }
+    }
+
+    /// A new session for an `initialize`.
+    fn open(&self) -> Result<Arc<Session>, Box<Reply>> {
+        if lock(&self.sessions).len() >= self.settings.max_sessions {
+            return Err(Box::new(plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Unavailable: too many sessions",
+            )));
+        }
+        let id = session_id();
+        let sessions = Arc::downgrade(&self.sessions);
+        let key = id.clone();
+        let started = Session::start(id.clone(), &self.backend, self.options.clone(), move || {
+            if let Some(sessions) = sessions.upgrade() {
+                lock(&sessions).remove(&key);
+            }
+        });
+        match started {
+            Ok(session) => {
+                log!(Info, "session {id} starts");
+                lock(&self.sessions).insert(id, session.clone());
+                Ok(session)
+            }
+            Err(error) => {
+                log!(Error, "cannot start the server: {error}");
+                Err(Box::new(rpc_error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    -32603,
+                    "stitch-proxy: the MCP server could not be started",
+                )))
+            }
+        }
+    }
+
+    fn get(&self, request: &Request<Incoming>) -> Reply {
+        if !accepts(request, "text/event-stream") {
+            return rpc_error(
+                StatusCode::NOT_ACCEPTABLE,
+                -32600,
+                "Not Acceptable: the client must accept text/event-stream",
+            );
+        }
+        let session = match self.session_of(request) {
+            Ok(session) => session,
+            Err(reply) => return *reply,
+        };
+        match session.listen() {
+            Some(stream) => events(stream, None),
+            None => rpc_error(
+                StatusCode::CONFLICT,
+                -32600,
+                "Conflict: a GET stream is open for this session already",
+            ),
+        }
+    }
+
+    fn delete(&self, request: &Request<Incoming>) -> Reply {
+        let session = match self.session_of(request) {
+            Ok(session) => session,
+            Err(reply) => return *reply,
+        };
+        lock(&self.sessions).remove(&session.id);
+        session.end();
+        plain(StatusCode::OK, "session ended")
+    }
+}
+
+/// A session id: 128 random bits (the OS's), in hex.
+fn session_id() -> String {
+    use std::io::Read;
+    let mut bytes = [0u8; 16];
+    let random = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut bytes));
+    if random.is_err() {
+        use std::hash::{BuildHasher, Hasher};
+        for chunk in bytes.chunks_mut(8) {
+            let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+            hasher.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            chunk.copy_from_slice(&hasher.finish().to_le_bytes());
+        }
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Binds `address`.
+pub async fn bind(address: SocketAddr) -> std::io::Result<TcpListener> {
+    TcpListener::bind(address).await
+}

@@ -1,0 +1,102 @@
+//! The runs that speak HTTP: `--upstream` with the client on standard input and output, and
+//! `--listen` (its sessions served by child processes or by the `--upstream` server). Each
+//! builds a single-threaded tokio runtime: the stdio mode never starts one.
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread;
+
+use crate::listen::{self, Settings};
+use crate::log::log;
+use crate::pipes;
+use crate::proxy::{Options, Out, Proxy};
+use crate::session::{self, Backend};
+use crate::upstream::{self, Upstream};
+
+fn runtime() -> io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+}
+
+/// `--upstream` alone: the client on this process's standard streams, the server the remote
+/// endpoint; ends when the client closes its side (the session is then ended with a `DELETE`).
+pub fn stdio_to_upstream(config: upstream::Config, options: Options) -> io::Result<()> {
+    let runtime = runtime()?;
+    let client = upstream::client().map_err(io::Error::other)?;
+    let (to_server, server_queue) = mpsc::channel();
+    let (to_client, client_queue) = mpsc::channel();
+    let (timer, deadlines) = mpsc::channel();
+    let proxy = Arc::new(Proxy::new(
+        to_server.clone(),
+        to_client.clone(),
+        options,
+        Some(timer),
+    ));
+    let client_writer = thread::Builder::new()
+        .name("to-client".into())
+        .spawn(move || {
+            pipes::write_lines(io::stdout().lock(), client_queue, |error| {
+                log!(
+                    Info,
+                    "writing to the client failed ({error}): the session ends"
+                );
+                let _ = to_server.send(Out::End);
+            });
+        })?;
+    {
+        let proxy = Arc::clone(&proxy);
+        thread::Builder::new()
+            .name("from-client".into())
+            .spawn(move || {
+                pipes::read_lines(io::stdin().lock(), "client", |line| proxy.client_sent(line));
+                log!(Debug, "the client closed its output");
+                proxy.client_closed();
+            })?;
+    }
+    {
+        let proxy = Arc::clone(&proxy);
+        thread::Builder::new()
+            .name("list-timer".into())
+            .spawn(move || pipes::time_listings(&proxy, &deadlines))?;
+    }
+    let lines = session::bridge(server_queue)?;
+    let upstream = Upstream::new(client, Arc::new(config), proxy);
+    runtime.block_on(upstream.run(lines));
+    let _ = to_client.send(Out::End);
+    let _ = client_writer.join();
+    Ok(())
+}
+
+/// `--listen`: serves HTTP clients at `address` until SIGINT or SIGTERM.
+pub fn listen(
+    address: SocketAddr,
+    settings: Settings,
+    server: Server,
+    options: Options,
+) -> io::Result<()> {
+    let runtime = runtime()?;
+    let backend = match server {
+        Server::Command(command) => Backend::Command(Arc::new(command)),
+        Server::Upstream(config) => Backend::Upstream(
+            upstream::client().map_err(io::Error::other)?,
+            Arc::new(config),
+        ),
+    };
+    runtime.block_on(async {
+        let listener = listen::bind(address).await?;
+        let bound = listener.local_addr()?;
+        // The address actually bound (port 0 picks one), for whoever started the proxy:
+        // written whatever the log level.
+        eprintln!("stitch-proxy: listening on http://{bound}{}", settings.path);
+        listen::serve(listener, settings, backend, options).await
+    })
+}
+
+/// What serves `--listen`'s sessions.
+pub enum Server {
+    Command(Vec<String>),
+    Upstream(upstream::Config),
+}

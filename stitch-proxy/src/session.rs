@@ -1,0 +1,514 @@
+//! One MCP session of `--listen`: its own routing ([`Proxy`]) in front of its own server — a
+//! child process started for it, or a session with the `--upstream` server — and the HTTP
+//! streams its messages go out on. A response goes on the stream of the POST that carried its
+//! request; a progress notification on the stream of the request that asked for it; anything
+//! else the server sends on the oldest POST stream still open, else the GET stream, else it
+//! waits (a bounded backlog) for the next GET stream.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+use crate::log::log;
+use crate::message::{self, Id, Message};
+use crate::pipes;
+use crate::proxy::{Options, Out, Proxy};
+use crate::sse;
+use crate::upstream::{self, Upstream};
+
+/// How many messages wait for a GET stream at most; older ones are dropped beyond.
+const BACKLOG: usize = 1000;
+/// How long a child may take to exit once its input is closed before it is killed.
+const GRACE: Duration = Duration::from_secs(3);
+
+/// What serves a session.
+#[derive(Clone)]
+pub enum Backend {
+    /// A child process per session: the command and its arguments.
+    Command(Arc<Vec<String>>),
+    /// The `--upstream` server: one session there per session here.
+    Upstream(upstream::HttpClient, Arc<upstream::Config>),
+}
+
+/// A request of a POST: its id and the progress token it asked for, if any.
+pub struct Asked {
+    pub id: Id,
+    pub token: Option<String>,
+}
+
+/// A POST stream waiting for its answers.
+struct Stream {
+    tx: UnboundedSender<Bytes>,
+    waiting: usize,
+    tokens: Vec<String>,
+}
+
+/// Where the server's messages go.
+#[derive(Default)]
+struct Router {
+    /// The open POST streams, oldest first.
+    streams: BTreeMap<u64, Stream>,
+    next: u64,
+    by_id: HashMap<String, VecDeque<u64>>,
+    by_token: HashMap<String, u64>,
+    get: Option<UnboundedSender<Bytes>>,
+    backlog: VecDeque<Bytes>,
+    ended: bool,
+}
+
+/// One session.
+pub struct Session {
+    pub id: String,
+    proxy: Arc<Proxy>,
+    router: Mutex<Router>,
+    upstream: Option<Arc<Upstream>>,
+    child: Option<Arc<Mutex<Child>>>,
+    last_active: Mutex<Instant>,
+    ending: AtomicBool,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Session {
+    /// Starts a session and its server; `on_end` runs once the server side has ended.
+    pub fn start(
+        id: String,
+        backend: &Backend,
+        options: Options,
+        on_end: impl FnOnce() + Send + 'static,
+    ) -> std::io::Result<Arc<Session>> {
+        let (to_server, server_queue) = mpsc::channel();
+        let (to_client, client_queue) = mpsc::channel();
+        let (timer, deadlines) = mpsc::channel();
+        let proxy = Arc::new(Proxy::new(
+            to_server,
+            to_client.clone(),
+            options,
+            Some(timer),
+        ));
+        let (child, upstream) = match backend {
+            Backend::Command(command) => {
+                let child = start_child(command, &proxy, server_queue, to_client.clone())?;
+                (Some(child), None)
+            }
+            Backend::Upstream(client, config) => {
+                let upstream = Upstream::new(client.clone(), config.clone(), proxy.clone());
+                let lines = bridge(server_queue)?;
+                let run = upstream.clone().run(lines);
+                let to_client = to_client.clone();
+                tokio::spawn(async move {
+                    run.await;
+                    let _ = to_client.send(Out::End);
+                });
+                (None, Some(upstream))
+            }
+        };
+        let session = Arc::new(Session {
+            id,
+            proxy: proxy.clone(),
+            router: Mutex::new(Router::default()),
+            upstream,
+            child,
+            last_active: Mutex::new(Instant::now()),
+            ending: AtomicBool::new(false),
+        });
+        thread::Builder::new()
+            .name("list-timer".into())
+            .spawn(move || pipes::time_listings(&proxy, &deadlines))?;
+        let routed = session.clone();
+        thread::Builder::new()
+            .name("to-http-client".into())
+            .spawn(move || {
+                while let Ok(Out::Line(line)) = client_queue.recv() {
+                    routed.route(line);
+                }
+                routed.ended();
+                on_end();
+            })?;
+        Ok(session)
+    }
+
+    /// The `Authorization` the client sent, for the upstream server.
+    pub fn authorization(&self, value: Option<&hyper::header::HeaderValue>) {
+        if let (Some(upstream), Some(value)) = (&self.upstream, value) {
+            let mut value = value.clone();
+            value.set_sensitive(true);
+            *lock(&upstream.authorization) = Some(value);
+        }
+    }
+
+    pub fn touch(&self) {
+        *lock(&self.last_active) = Instant::now();
+    }
+
+    /// Whether the session has had no open stream and no request for `idle` (checked at
+    /// least every `idle / 4`: a stream seen open counts as activity; one whose client has
+    /// gone does not).
+    pub fn idle_for(&self, idle: Duration) -> bool {
+        let router = lock(&self.router);
+        let open = router.streams.values().any(|stream| !stream.tx.is_closed())
+            || router.get.as_ref().is_some_and(|get| !get.is_closed());
+        drop(router);
+        if open {
+            self.touch();
+            return false;
+        }
+        lock(&self.last_active).elapsed() >= idle
+    }
+
+    /// A POST's message (one line) from the client. With requests in it, the stream their
+    /// answers go out on; without, `None` (the POST is answered 202).
+    pub fn post(&self, line: Vec<u8>, asked: Vec<Asked>) -> Option<UnboundedReceiver<Bytes>> {
+        self.touch();
+        let mut stream = None;
+        if !asked.is_empty() {
+            let (tx, rx) = unbounded_channel();
+            let mut router = lock(&self.router);
+            if router.ended {
+                drop(router);
+                // The routing answers each request with an error.
+                self.proxy.client_sent(line);
+                return Some(rx);
+            }
+            router.next += 1;
+            let at = router.next;
+            let mut tokens = Vec::new();
+            for asked in &asked {
+                router
+                    .by_id
+                    .entry(asked.id.key.clone())
+                    .or_default()
+                    .push_back(at);
+                if let Some(token) = &asked.token {
+                    router.by_token.insert(token.clone(), at);
+                    tokens.push(token.clone());
+                }
+            }
+            router.streams.insert(
+                at,
+                Stream {
+                    tx,
+                    waiting: asked.len(),
+                    tokens,
+                },
+            );
+            stream = Some(rx);
+        }
+        self.proxy.client_sent(line);
+        stream
+    }
+
+    /// A GET stream: `None` when one is open already.
+    pub fn listen(&self) -> Option<UnboundedReceiver<Bytes>> {
+        self.touch();
+        let mut router = lock(&self.router);
+        if router.get.as_ref().is_some_and(|get| !get.is_closed()) {
+            return None;
+        }
+        let (tx, rx) = unbounded_channel();
+        if router.ended {
+            return Some(rx);
+        }
+        while let Some(event) = router.backlog.pop_front() {
+            let _ = tx.send(event);
+        }
+        router.get = Some(tx);
+        Some(rx)
+    }
+
+    /// Ends the session: the server's input is closed (a child that does not exit within
+    /// [`GRACE`] is killed; an upstream session gets its `DELETE`).
+    pub fn end(&self) {
+        if self.ending.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        log!(Info, "session {} ends", self.id);
+        self.proxy.client_closed();
+        if let Some(child) = self.child.clone() {
+            let spawned = thread::Builder::new()
+                .name("child-grace".into())
+                .spawn(move || {
+                    let deadline = Instant::now() + GRACE;
+                    while Instant::now() < deadline {
+                        if !matches!(lock(&child).try_wait(), Ok(None)) {
+                            return;
+                        }
+                        thread::sleep(Duration::from_millis(20));
+                    }
+                    log!(Info, "the server did not exit within {GRACE:?}: killed");
+                    let _ = lock(&child).kill();
+                });
+            if let Err(error) = spawned {
+                log!(Warn, "cannot time the server's exit: {error}");
+            }
+        }
+    }
+
+    /// The routing has nothing more to send: every stream ends.
+    fn ended(&self) {
+        let mut router = lock(&self.router);
+        router.ended = true;
+        router.streams.clear();
+        router.by_id.clear();
+        router.by_token.clear();
+        router.get = None;
+    }
+
+    /// One message from the routing to the client.
+    fn route(&self, line: Vec<u8>) {
+        let body = message::trim_end(&line);
+        let event = Bytes::from(sse::message_event(body, None));
+        let mut router = lock(&self.router);
+        match message::parse(body) {
+            Message::Response { id, .. } => {
+                let Some(at) = router.answer(&id) else {
+                    log!(
+                        Debug,
+                        "an answer to {} with no stream open: dropped",
+                        id.raw
+                    );
+                    return;
+                };
+                router.send(at, event);
+            }
+            Message::Batch(items) => {
+                let mut first = None;
+                for item in items {
+                    if let Message::Response { id, .. } = item {
+                        let at = router.answer(&id);
+                        first = first.or(at);
+                    }
+                }
+                match first {
+                    Some(at) => router.send(at, event),
+                    None => router.elsewhere(event),
+                }
+            }
+            Message::Notification { .. } => {
+                let stream = progress_token(body).and_then(|t| router.by_token.get(&t).copied());
+                match stream {
+                    Some(at) if router.streams.contains_key(&at) => router.send(at, event),
+                    _ => router.elsewhere(event),
+                }
+            }
+            _ => router.elsewhere(event),
+        }
+    }
+}
+
+impl Router {
+    /// The stream an answer to `id` goes on (it then waits for one answer fewer).
+    fn answer(&mut self, id: &Id) -> Option<u64> {
+        let queue = self.by_id.get_mut(&id.key)?;
+        let at = queue.pop_front();
+        if queue.is_empty() {
+            self.by_id.remove(&id.key);
+        }
+        let at = at?;
+        let stream = self.streams.get_mut(&at)?;
+        stream.waiting = stream.waiting.saturating_sub(1);
+        Some(at)
+    }
+
+    /// Sends on POST stream `at`, then closes it if it has all its answers.
+    fn send(&mut self, at: u64, event: Bytes) {
+        let Some(stream) = self.streams.get(&at) else {
+            return;
+        };
+        let gone = stream.tx.send(event).is_err();
+        if gone {
+            log!(Debug, "the client left a stream: its answers are dropped");
+        }
+        if gone || stream.waiting == 0 {
+            if let Some(stream) = self.streams.remove(&at) {
+                for token in stream.tokens {
+                    self.by_token.remove(&token);
+                }
+            }
+        }
+    }
+
+    /// A message that belongs to no request.
+    fn elsewhere(&mut self, event: Bytes) {
+        if let Some((&at, _)) = self.streams.iter().find(|(_, s)| !s.tx.is_closed()) {
+            self.send(at, event);
+            return;
+        }
+        if let Some(get) = &self.get {
+            match get.send(event) {
+                Ok(()) => return,
+                Err(error) => {
+                    self.get = None;
+                    self.keep(error.0);
+                    return;
+                }
+            }
+        }
+        self.keep(event);
+    }
+
+    fn keep(&mut self, event: Bytes) {
+        if self.backlog.len() >= BACKLOG {
+            self.backlog.pop_front();
+            log!(
+                Warn,
+                "no GET stream for the server's messages: the oldest is dropped"
+            );
+        }
+        self.backlog.push_back(event);
+    }
+}
+
+/// The `params.progressToken` of a notification, as an id key.
+fn progress_token(body: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Note<'a> {
+        #[serde(borrow)]
+        params: Option<Params<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct Params<'a> {
+        #[serde(borrow, rename = "progressToken")]
+        token: Option<&'a RawValue>,
+    }
+    let note: Note = serde_json::from_slice(body).ok()?;
+    Some(Id::of_text(note.params?.token?.get()).key)
+}
+
+/// The requests of a POST body, with their progress tokens.
+pub fn asked(body: &[u8], message: &Message) -> Vec<Asked> {
+    #[derive(Deserialize)]
+    struct Request<'a> {
+        #[serde(borrow)]
+        params: Option<Params<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct Params<'a> {
+        #[serde(borrow, rename = "_meta")]
+        meta: Option<Meta<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct Meta<'a> {
+        #[serde(borrow, rename = "progressToken")]
+        token: Option<&'a RawValue>,
+    }
+    let token_of = |request: Option<Request>| -> Option<String> {
+        Some(Id::of_text(request?.params?.meta?.token?.get()).key)
+    };
+    let mentions = body.windows(13).any(|w| w == b"progressToken");
+    match message {
+        Message::Request { id, .. } => {
+            let token = if mentions {
+                token_of(serde_json::from_slice(body).ok())
+            } else {
+                None
+            };
+            vec![Asked {
+                id: id.clone(),
+                token,
+            }]
+        }
+        // A batch's requests get no stream of their own for progress: it goes on the oldest
+        // open stream.
+        Message::Batch(items) => items
+            .iter()
+            .filter_map(|item| match item {
+                Message::Request { id, .. } => Some(Asked {
+                    id: id.clone(),
+                    token: None,
+                }),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Starts the child, its writer and its reader; the reader reaps it and ends the routing.
+fn start_child(
+    command: &[String],
+    proxy: &Arc<Proxy>,
+    server_queue: Receiver<Out>,
+    to_client: mpsc::Sender<Out>,
+) -> std::io::Result<Arc<Mutex<Child>>> {
+    let Some((program, args)) = command.split_first() else {
+        return Err(std::io::Error::other("no server command"));
+    };
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()?;
+    log!(Info, "started {:?} (pid {})", command.join(" "), child.id());
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        return Err(std::io::Error::other("the server's pipes are missing"));
+    };
+    let child = Arc::new(Mutex::new(child));
+    thread::Builder::new()
+        .name("to-server".into())
+        .spawn(move || {
+            pipes::write_lines(stdin, server_queue, |error| {
+                log!(Warn, "writing to the server failed: {error}");
+            });
+        })?;
+    let reaped = child.clone();
+    let proxy = proxy.clone();
+    thread::Builder::new()
+        .name("from-server".into())
+        .spawn(move || {
+            pipes::read_lines(stdout, "server", |line| proxy.server_sent(line));
+            proxy.server_closed();
+            let deadline = Instant::now() + GRACE;
+            loop {
+                match lock(&reaped).try_wait() {
+                    Ok(None) if Instant::now() >= deadline => {
+                        log!(
+                            Info,
+                            "the server closed its output but did not exit: killed"
+                        );
+                        let _ = lock(&reaped).kill();
+                    }
+                    Ok(None) => {}
+                    Ok(Some(status)) => {
+                        log!(Info, "the server exited: {status}");
+                        break;
+                    }
+                    Err(_) => break,
+                }
+                thread::sleep(Duration::from_millis(20));
+            }
+            let _ = to_client.send(Out::End);
+        })?;
+    Ok(child)
+}
+
+/// The routing's lines to the server, moved from its channel to an async one.
+pub fn bridge(queue: Receiver<Out>) -> std::io::Result<UnboundedReceiver<Out>> {
+    let (tx, rx) = unbounded_channel();
+    thread::Builder::new()
+        .name("to-upstream".into())
+        .spawn(move || {
+            while let Ok(out) = queue.recv() {
+                let end = matches!(out, Out::End);
+                if tx.send(out).is_err() || end {
+                    return;
+                }
+            }
+        })?;
+    Ok(rx)
+}

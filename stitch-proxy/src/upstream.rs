@@ -1,0 +1,466 @@
+//! The server side of a session when the server is a remote Streamable HTTP endpoint
+//! (`--upstream URL`): each line the routing sends to the server is POSTed as it is; the
+//! answer, JSON or an SSE stream, comes back to the routing message by message; the GET
+//! stream carries what the server sends on its own, resumed with `Last-Event-ID` when it
+//! breaks; the session ends with a `DELETE`.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderName, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode, Uri};
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio::sync::oneshot;
+use tokio::task::JoinSet;
+
+use crate::log::log;
+use crate::message::{self, Id, Message};
+use crate::proxy::{Out, Proxy, SERVER_GONE};
+use crate::sse;
+
+/// The HTTP client every session shares: HTTP/1.1, plain or TLS (rustls with `ring`, the
+/// Mozilla roots of `webpki-roots`).
+pub type HttpClient = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
+
+/// The largest JSON answer read from the server: 64 MiB.
+const MAX_ANSWER: usize = 64 << 20;
+/// How long a POST's answer may take to start before the next line goes out anyway (a server
+/// that answers with JSON only once the call is done must not hold the others back).
+const HEAD_WAIT: Duration = Duration::from_secs(1);
+/// How many times a broken stream is resumed in a row without an event between.
+const RESUMES: u32 = 5;
+
+/// What `--upstream` and `--header` ask for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    pub uri: Uri,
+    pub headers: Vec<(HeaderName, HeaderValue)>,
+}
+
+impl Config {
+    /// Reads `--upstream URL`: `http://` or `https://` with a host.
+    pub fn parse_url(url: &str) -> Result<Uri, String> {
+        let uri: Uri = url
+            .parse()
+            .map_err(|error| format!("--upstream {url:?} is not a URL: {error}"))?;
+        match uri.scheme_str() {
+            Some("http" | "https") if uri.host().is_some() => Ok(uri),
+            _ => Err(format!(
+                "--upstream takes an http:// or https:// URL, not {url:?}"
+            )),
+        }
+    }
+
+    /// Reads `--header "Name: value"`.
+    pub fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
+        let Some((name, value)) = text.split_once(':') else {
+            return Err("--header takes \"Name: value\"".into());
+        };
+        let name = HeaderName::from_bytes(name.trim().as_bytes())
+            .map_err(|_| format!("--header: {:?} is not a header name", name.trim()))?;
+        let mut value = HeaderValue::from_str(value.trim())
+            .map_err(|_| format!("--header {name}: the value is not a header value"))?;
+        value.set_sensitive(true);
+        Ok((name, value))
+    }
+}
+
+/// Makes the shared client.
+pub fn client() -> Result<HttpClient, String> {
+    let mut http = HttpConnector::new();
+    http.enforce_http(false);
+    http.set_connect_timeout(Some(Duration::from_secs(10)));
+    http.set_nodelay(true);
+    let https = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
+        .map_err(|error| format!("TLS: {error}"))?
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(http);
+    Ok(Client::builder(TokioExecutor::new()).build(https))
+}
+
+/// One session with the upstream server, the server side of one [`Proxy`].
+pub struct Upstream {
+    client: HttpClient,
+    config: Arc<Config>,
+    proxy: Arc<Proxy>,
+    /// The session id the server gave at `initialize`, and the protocol version agreed.
+    session: Mutex<(Option<HeaderValue>, Option<HeaderValue>)>,
+    /// `--listen` with `--upstream`: the `Authorization` the HTTP client sent last.
+    pub authorization: Mutex<Option<HeaderValue>>,
+}
+
+impl Upstream {
+    pub fn new(client: HttpClient, config: Arc<Config>, proxy: Arc<Proxy>) -> Arc<Upstream> {
+        Arc::new(Upstream {
+            client,
+            config,
+            proxy,
+            session: Mutex::new((None, None)),
+            authorization: Mutex::new(None),
+        })
+    }
+
+    fn session(&self) -> std::sync::MutexGuard<'_, (Option<HeaderValue>, Option<HeaderValue>)> {
+        self.session.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A request to the server with the session's headers.
+    fn request(&self, method: Method, body: Bytes, accept: &'static str) -> Request<Full<Bytes>> {
+        let mut builder = Request::builder()
+            .method(method.clone())
+            .uri(self.config.uri.clone())
+            .header(header::ACCEPT, accept);
+        if method == Method::POST {
+            builder = builder.header(header::CONTENT_TYPE, "application/json");
+        }
+        let (session, version) = self.session().clone();
+        if let Some(session) = session {
+            builder = builder.header("mcp-session-id", session);
+        }
+        if let Some(version) = version {
+            builder = builder.header("mcp-protocol-version", version);
+        }
+        let mut has_authorization = false;
+        for (name, value) in &self.config.headers {
+            has_authorization |= name == header::AUTHORIZATION;
+            builder = builder.header(name, value);
+        }
+        if !has_authorization {
+            let authorization = self.authorization.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(value) = authorization.clone() {
+                builder = builder.header(header::AUTHORIZATION, value);
+            }
+        }
+        let request = builder.body(Full::new(body));
+        // Every part was checked when it was read: the builder cannot fail.
+        request.unwrap_or_else(|_| Request::new(Full::new(Bytes::new())))
+    }
+
+    /// Runs the session until the routing ends its lines (`Out::End`); then waits a little
+    /// for the answers under way, ends the session with a `DELETE`, and answers every request
+    /// still pending with an error.
+    pub async fn run(self: Arc<Self>, mut lines: UnboundedReceiver<Out>) {
+        let mut posts = JoinSet::new();
+        let mut listener: Option<tokio::task::JoinHandle<()>> = None;
+        while let Some(Out::Line(line)) = lines.recv().await {
+            let started = self.clone().post(line, &mut posts).await;
+            if started && listener.is_none() {
+                listener = Some(tokio::spawn(self.clone().listen()));
+            }
+            while posts.try_join_next().is_some() {}
+        }
+        let drained = async { while posts.join_next().await.is_some() {} };
+        if tokio::time::timeout(Duration::from_secs(10), drained)
+            .await
+            .is_err()
+        {
+            log!(
+                Warn,
+                "answers still under way when the session ended: dropped"
+            );
+        }
+        posts.abort_all();
+        if let Some(listener) = listener {
+            listener.abort();
+        }
+        self.delete().await;
+        self.proxy.server_closed();
+    }
+
+    /// POSTs one line; returns whether it was an `initialize` that the server accepted (the
+    /// GET stream may open then).
+    async fn post(self: Arc<Self>, line: Vec<u8>, posts: &mut JoinSet<()>) -> bool {
+        let body = message::trim_end(&line);
+        let (ids, initialize) = match message::parse(body) {
+            Message::Request { id, method, .. } => (vec![id], method == "initialize"),
+            Message::Batch(items) => (
+                items
+                    .into_iter()
+                    .filter_map(|item| match item {
+                        Message::Request { id, .. } => Some(id),
+                        _ => None,
+                    })
+                    .collect(),
+                false,
+            ),
+            _ => (Vec::new(), false),
+        };
+        let request = self.request(Method::POST, Bytes::copy_from_slice(body), ACCEPT_POST);
+        let (head_tx, head_rx) = oneshot::channel();
+        let this = self.clone();
+        let exchange = async move {
+            let answer = this.client.request(request).await;
+            let _ = head_tx.send(());
+            this.answer(answer, ids, initialize).await
+        };
+        if initialize {
+            // Everything after `initialize` needs the session it opens.
+            exchange.await
+        } else {
+            posts.spawn(async move {
+                exchange.await;
+            });
+            let _ = tokio::time::timeout(HEAD_WAIT, head_rx).await;
+            false
+        }
+    }
+
+    /// Reads the server's answer to a POST; returns whether it was a success.
+    async fn answer(
+        &self,
+        answer: Result<Response<Incoming>, hyper_util::client::legacy::Error>,
+        ids: Vec<Id>,
+        initialize: bool,
+    ) -> bool {
+        let response = match answer {
+            Ok(response) => response,
+            Err(error) => {
+                log!(Warn, "the upstream server cannot be reached: {error}");
+                self.fail(
+                    &ids,
+                    &format!("the upstream server cannot be reached ({error})"),
+                );
+                return false;
+            }
+        };
+        let status = response.status();
+        if initialize && status.is_success() {
+            if let Some(session) = response.headers().get("mcp-session-id") {
+                self.session().0 = Some(session.clone());
+            }
+        }
+        if !status.is_success() {
+            log!(Warn, "the upstream server answered HTTP {status}");
+            let what = if status == StatusCode::NOT_FOUND && self.session().0.is_some() {
+                "the upstream server ended the session (HTTP 404)".to_owned()
+            } else {
+                format!("the upstream server answered HTTP {status}")
+            };
+            self.fail(&ids, &what);
+            return false;
+        }
+        if ids.is_empty() {
+            return true;
+        }
+        let event_stream = response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
+        let body = response.into_body();
+        let mut waiting = ids;
+        if event_stream {
+            let mut reader = sse::Reader::default();
+            self.read_stream(body, &mut reader, &mut waiting, initialize)
+                .await;
+            self.resume(reader, &mut waiting, initialize).await;
+        } else {
+            match Limited::new(body, MAX_ANSWER).collect().await {
+                Ok(collected) => {
+                    self.deliver(&collected.to_bytes(), &mut waiting, initialize);
+                }
+                Err(error) => log!(Warn, "reading the upstream's answer failed: {error}"),
+            }
+        }
+        if !waiting.is_empty() {
+            self.fail(
+                &waiting,
+                "the upstream server's stream ended before its answer",
+            );
+        }
+        true
+    }
+
+    /// Reads an SSE body, delivering each message; returns whether it ended cleanly.
+    async fn read_stream(
+        &self,
+        mut body: Incoming,
+        reader: &mut sse::Reader,
+        waiting: &mut Vec<Id>,
+        initialize: bool,
+    ) -> bool {
+        loop {
+            match body.frame().await {
+                None => return true,
+                Some(Err(error)) => {
+                    log!(Info, "the upstream's stream broke: {error}");
+                    return false;
+                }
+                Some(Ok(frame)) => {
+                    let Some(data) = frame.data_ref() else {
+                        continue;
+                    };
+                    let fed = reader.feed(data, |event| {
+                        if !event.data.is_empty() {
+                            self.deliver(&event.data, waiting, initialize);
+                        }
+                    });
+                    if let Err(error) = fed {
+                        log!(Warn, "the upstream's stream is unreadable: {error}");
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A POST's stream ended with answers missing: where the server gave event ids, the
+    /// stream is resumed with a GET and `Last-Event-ID`.
+    async fn resume(&self, mut reader: sse::Reader, waiting: &mut Vec<Id>, initialize: bool) {
+        let mut attempts = 0;
+        while !waiting.is_empty() && attempts < RESUMES {
+            let Some(last) = reader.last_id.clone() else {
+                return;
+            };
+            attempts += 1;
+            tokio::time::sleep(retry_delay(&reader)).await;
+            let mut request = self.request(Method::GET, Bytes::new(), ACCEPT_GET);
+            let Ok(last) = HeaderValue::from_str(&last) else {
+                return;
+            };
+            request.headers_mut().insert("last-event-id", last);
+            let response = match self.client.request(request).await {
+                Ok(response) if response.status().is_success() => response,
+                _ => return,
+            };
+            log!(Info, "resuming the upstream's stream");
+            let before = waiting.len();
+            self.read_stream(response.into_body(), &mut reader, waiting, initialize)
+                .await;
+            if waiting.len() < before {
+                attempts = 0;
+            }
+        }
+    }
+
+    /// The GET stream: what the server sends outside any request, until the session ends;
+    /// resumed from the last event id when it breaks.
+    async fn listen(self: Arc<Self>) {
+        let mut reader = sse::Reader::default();
+        let mut failures = 0;
+        let mut none = Vec::new();
+        while failures < RESUMES {
+            let mut request = self.request(Method::GET, Bytes::new(), ACCEPT_GET);
+            if let Some(last) = reader.last_id.as_deref() {
+                if let Ok(last) = HeaderValue::from_str(last) {
+                    request.headers_mut().insert("last-event-id", last);
+                }
+            }
+            let response = match self.client.request(request).await {
+                Ok(response) => response,
+                Err(error) => {
+                    log!(Debug, "the upstream's GET stream: {error}");
+                    failures += 1;
+                    tokio::time::sleep(retry_delay(&reader)).await;
+                    continue;
+                }
+            };
+            if response.status() == StatusCode::METHOD_NOT_ALLOWED {
+                log!(Debug, "the upstream server offers no GET stream");
+                return;
+            }
+            if !response.status().is_success() {
+                log!(
+                    Debug,
+                    "the upstream's GET stream: HTTP {}",
+                    response.status()
+                );
+                return;
+            }
+            let before = reader.last_id.clone();
+            self.read_stream(response.into_body(), &mut reader, &mut none, false)
+                .await;
+            if reader.last_id != before {
+                failures = 0;
+            } else {
+                failures += 1;
+            }
+            tokio::time::sleep(retry_delay(&reader)).await;
+        }
+    }
+
+    /// One message from the server to the routing; the ids it answers stop being waited for.
+    fn deliver(&self, data: &[u8], waiting: &mut Vec<Id>, initialize: bool) {
+        if message::is_blank(data) {
+            return;
+        }
+        let line = sse::one_line(data);
+        match message::parse(message::trim_end(&line)) {
+            Message::Response { id, .. } => {
+                if initialize {
+                    self.learn_version(&line);
+                }
+                waiting.retain(|waited| waited.key != id.key);
+            }
+            Message::Batch(items) => {
+                for item in items {
+                    if let Message::Response { id, .. } = item {
+                        waiting.retain(|waited| waited.key != id.key);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.proxy.server_sent(line);
+    }
+
+    /// The protocol version of the `initialize` result, sent on every later request.
+    fn learn_version(&self, line: &[u8]) {
+        #[derive(serde::Deserialize)]
+        struct Answer {
+            result: Option<Init>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Init {
+            #[serde(rename = "protocolVersion")]
+            protocol_version: Option<String>,
+        }
+        let version = serde_json::from_slice::<Answer>(line)
+            .ok()
+            .and_then(|answer| answer.result?.protocol_version)
+            .and_then(|version| HeaderValue::from_str(&version).ok());
+        if version.is_some() {
+            self.session().1 = version;
+        }
+    }
+
+    /// Answers each of `ids` with an error, through the routing (which forgets them).
+    fn fail(&self, ids: &[Id], what: &str) {
+        for id in ids {
+            let text = format!("stitch-proxy: {what}");
+            self.proxy
+                .server_sent(message::error_line(Some(id), SERVER_GONE, &text));
+        }
+    }
+
+    /// Ends the session at the server (a server without sessions, or one that does not allow
+    /// it, answers 405: nothing more to do).
+    async fn delete(&self) {
+        if self.session().0.is_none() {
+            return;
+        }
+        let request = self.request(Method::DELETE, Bytes::new(), ACCEPT_POST);
+        let sent = tokio::time::timeout(Duration::from_secs(5), self.client.request(request));
+        match sent.await {
+            Ok(Ok(response)) => log!(Debug, "session ended: HTTP {}", response.status()),
+            Ok(Err(error)) => log!(Debug, "ending the session failed: {error}"),
+            Err(_) => log!(Debug, "ending the session timed out"),
+        }
+    }
+}
+
+const ACCEPT_POST: &str = "application/json, text/event-stream";
+const ACCEPT_GET: &str = "text/event-stream";
+
+/// How long to wait before reconnecting: the server's `retry:` advice, within 0.1–5 s.
+fn retry_delay(reader: &sse::Reader) -> Duration {
+    Duration::from_millis(reader.retry.unwrap_or(500).clamp(100, 5000))
+}
