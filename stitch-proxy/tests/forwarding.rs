@@ -3,10 +3,8 @@
 //! call keeps every byte but the repaired strings, and no unrelated value lets a list written
 //! as text through.
 
-mod support;
-
+use crate::support::*;
 use serde_json::{json, Value};
-use support::*;
 
 fn call_line(id: i64, arguments: &str) -> String {
     format!(

@@ -2,18 +2,14 @@
 //! exact bytes on both wires, the streams each message goes out on, the checks made before any
 //! MCP processing, and the sessions' children.
 
-#[path = "support/http.rs"]
-mod http;
-mod support;
-
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use http::{open, post, request, Listen, MCP};
-use support::{PROXY, TEXT_LIST, WAIT};
+use crate::support::http::{open, post, request, Listen, MCP};
+use crate::support::{PROXY, TEXT_LIST, WAIT};
 
 /// Waits until `check` holds.
 fn eventually(what: &str, mut check: impl FnMut() -> bool) {

@@ -3,10 +3,6 @@
 //! every wait bounded. (How fast is BENCHMARKS.md's; here only that nothing is lost or
 //! doubled.)
 
-#[path = "support/http.rs"]
-mod http;
-mod support;
-
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -14,9 +10,9 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use http::{open, post, request, Listen};
+use crate::support::http::{open, post, request, Listen};
+use crate::support::{PROXY, WAIT};
 use serde_json::Value;
-use support::{PROXY, WAIT};
 
 const CALLS: usize = 1000;
 

@@ -3,13 +3,11 @@
 //! sent twice with one id are each answered when the server dies; logs name paths, never
 //! values; `cargo install` installs `stitch-proxy` alone.
 
-mod support;
-
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::support::*;
 use serde_json::{json, Value};
-use support::*;
 
 #[test]
 fn a_server_that_never_lists_its_tools_holds_calls_only_until_the_timeout() {

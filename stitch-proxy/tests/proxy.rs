@@ -1,15 +1,13 @@
 //! The proxy between a test (the client) and the fake MCP server (tests/support), over real
 //! pipes: what reaches the server, what comes back, logs, exit codes and signals.
 
-mod support;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::support::*;
 use serde_json::{json, Value};
-use support::*;
 
 #[test]
 fn a_clean_call_reaches_the_server_byte_for_byte() {

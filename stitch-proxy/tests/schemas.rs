@@ -2,10 +2,8 @@
 //! JSON Schema does (`allOf` along `$ref`s, `patternProperties`, integers written `1e2`), and
 //! refusals that name the keyword, comparing the exact bytes the server received.
 
-mod support;
-
+use crate::support::*;
 use serde_json::{json, Value};
-use support::*;
 
 fn call_line(id: i64, tool: &str, arguments: &str) -> String {
     format!(

@@ -1,0 +1,11 @@
+//! stitch-proxy's integration tests, in one binary: one link after an edit and one build of
+//! the fake server per run, a module per concern.
+
+mod support;
+
+mod forwarding;
+mod http;
+mod http_load;
+mod liveness;
+mod proxy;
+mod schemas;
