@@ -135,10 +135,6 @@ impl Coercer {
     /// `Ok`, JSON text at structured positions has been replaced by what it parses to and
     /// nothing else changed; on `Err`, `args` is exactly as it was.
     pub fn coerce(&self, args: &mut Value) -> Result<(), ArgsError> {
-        let mut walk = walk::Walk {
-            nodes: &self.nodes,
-            one_or_many: None,
-        };
         // Arguments that are not an object, where the schema takes only objects, are refused
         // at the root as the derive refuses them (`docs/rules.md#r5`); a string goes by R1.
         if !matches!(args, Value::Object(_) | Value::String(_)) && self.takes_only_objects() {
@@ -146,7 +142,16 @@ impl Coercer {
             let issue = crate::error::Issue::invalid("", message);
             return Err(ArgsError::single(issue));
         }
-        let mut cx = Cx::new(false);
+        self.run(args, Cx::new(false))
+    }
+
+    /// The check pass `cx` over `args`, then, when it found no issue and a repair is due, the
+    /// apply pass: the one order of every call.
+    fn run(&self, args: &mut Value, mut cx: Cx) -> Result<(), ArgsError> {
+        let mut walk = walk::Walk {
+            nodes: &self.nodes,
+            one_or_many: None,
+        };
         walk.walk(self.root, args, &mut cx, &Path::ROOT);
         if cx.found_issues() {
             return Err(cx.refusal().0);
@@ -197,22 +202,7 @@ impl Coercer {
     /// assert!(coercer.coerce(&mut json!({"n": "1"})).is_err());
     /// ```
     pub fn coerce_rules_only(&self, args: &mut Value) -> Result<(), ArgsError> {
-        let mut walk = walk::Walk {
-            nodes: &self.nodes,
-            one_or_many: None,
-        };
-        let mut cx = Cx::rules_only();
-        walk.walk(self.root, args, &mut cx, &Path::ROOT);
-        if cx.found_issues() {
-            return Err(cx.refusal().0);
-        }
-        if cx.pending() {
-            let mut apply = Cx::new(true);
-            walk.walk(self.root, args, &mut apply, &Path::ROOT);
-            apply.finish();
-        }
-        cx.finish();
-        Ok(())
+        self.run(args, Cx::rules_only())
     }
 }
 
