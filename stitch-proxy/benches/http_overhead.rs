@@ -23,32 +23,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "../tests/support/fake_build.rs"]
+mod fake_build;
+
 const PROXY: &str = env!("CARGO_BIN_EXE_stitch-proxy");
 const CALLS: usize = 5_000;
 const WARM_UP: usize = 500;
 const SESSIONS: usize = 20;
 
+/// The fake server, built in the bench's profile beside it.
 fn server() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_owned();
-    let mut build = Command::new(env!("CARGO"));
-    build
-        .args(["build", "--quiet", "-p", "stitch-proxy", "--example"])
-        .arg("stitch-proxy-fake-server")
-        .arg("--target-dir")
-        .arg(profile_dir.parent().unwrap())
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    if profile_dir.file_name() == Some("release".as_ref()) {
-        build.arg("--release");
-    }
-    assert!(
-        build.status().unwrap().success(),
-        "building the fake server"
-    );
-    profile_dir.join("examples").join(format!(
-        "stitch-proxy-fake-server{}",
-        std::env::consts::EXE_SUFFIX
-    ))
+    fake_build::build_fake_server()
 }
 
 const INIT: &str = r#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}"#;

@@ -10,35 +10,19 @@
 //! two connections is the proxy. Figures go to BENCHMARKS.md.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+#[path = "../tests/support/fake_build.rs"]
+mod fake_build;
+
 const PROXY: &str = env!("CARGO_BIN_EXE_stitch-proxy");
 
-/// The fake server, built in the bench's profile beside it (`<target>/<profile>/examples/`).
+/// The fake server, built in the bench's profile beside it.
 fn server() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_owned();
-    let mut build = Command::new(env!("CARGO"));
-    build
-        .args(["build", "--quiet", "-p", "stitch-proxy", "--example"])
-        .arg("stitch-proxy-fake-server")
-        .arg("--target-dir")
-        .arg(profile_dir.parent().unwrap())
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    if profile_dir.file_name() == Some("release".as_ref()) {
-        build.arg("--release");
-    }
-    assert!(
-        build.status().unwrap().success(),
-        "building the fake server"
-    );
-    profile_dir.join("examples").join(format!(
-        "stitch-proxy-fake-server{}",
-        std::env::consts::EXE_SUFFIX
-    ))
+    fake_build::build_fake_server()
 }
 
 /// Sequential calls timed, after the warm-up ones.

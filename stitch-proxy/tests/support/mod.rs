@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+mod fake_build;
 pub mod http;
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -36,35 +37,11 @@ pub struct Session {
     pub seen: Vec<Value>,
 }
 
-/// The fake server, built (once per test binary) into the same target directory as the test:
-/// `<target>/<profile>/examples/`, next to `<target>/<profile>/deps/` where the test runs.
+/// The fake server, built once per test binary (`fake_build.rs`).
 pub fn server() -> &'static Path {
     static SERVER: OnceLock<PathBuf> = OnceLock::new();
-    SERVER.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_owned();
-        let target_dir = profile_dir.parent().unwrap();
-        let mut build = Command::new(env!("CARGO"));
-        build
-            .args(["build", "--quiet", "-p", "stitch-proxy", "--example"])
-            .arg(FAKE_SERVER)
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.file_name() == Some("release".as_ref()) {
-            build.arg("--release");
-        }
-        let status = build.status().expect("cargo runs");
-        assert!(status.success(), "building the fake server failed");
-        let path = profile_dir
-            .join("examples")
-            .join(format!("{FAKE_SERVER}{}", std::env::consts::EXE_SUFFIX));
-        assert!(path.exists(), "{} was not built", path.display());
-        path
-    })
+    SERVER.get_or_init(fake_build::build_fake_server)
 }
-
-const FAKE_SERVER: &str = "stitch-proxy-fake-server";
 
 static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 

@@ -1,0 +1,44 @@
+//! Building the fake server (`fake_server.rs`, an example of the package, so that
+//! `cargo install` never installs it) into the profile directory of the running test or bench:
+//! `<target>/<profile>/examples/`, beside `<target>/<profile>/deps/` where it runs. The tests
+//! (`support/mod.rs`) and both benches build it through this one function.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The example's name.
+pub const FAKE_SERVER: &str = "stitch-proxy-fake-server";
+
+/// Builds the fake server with the running executable's profile and returns its path.
+pub fn build_fake_server() -> PathBuf {
+    let exe = std::env::current_exe().expect("the running executable");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("<target>/<profile>/deps")
+        .to_owned();
+    let target_dir = profile_dir.parent().expect("<target>");
+    let mut build = Command::new(env!("CARGO"));
+    build
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "stitch-proxy",
+            "--example",
+            FAKE_SERVER,
+        ])
+        .arg("--target-dir")
+        .arg(target_dir)
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if profile_dir.file_name() == Some("release".as_ref()) {
+        build.arg("--release");
+    }
+    let status = build.status().expect("cargo runs");
+    assert!(status.success(), "building the fake server failed");
+    let path = profile_dir
+        .join("examples")
+        .join(format!("{FAKE_SERVER}{}", std::env::consts::EXE_SUFFIX));
+    assert!(path.exists(), "{} was not built", path.display());
+    path
+}
