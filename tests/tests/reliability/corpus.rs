@@ -74,26 +74,31 @@ fn replay_all(target: &'static str) {
 }
 
 #[test]
+#[ignore = "long (every input the fuzzers kept): the full run, `cargo test -- --include-ignored`; the seeds run in the quick one"]
 fn replay_from_json() {
     replay_all(TARGETS[0]);
 }
 
 #[test]
+#[ignore = "long (every input the fuzzers kept): the full run, `cargo test -- --include-ignored`; the seeds run in the quick one"]
 fn replay_text_list() {
     replay_all(TARGETS[1]);
 }
 
 #[test]
+#[ignore = "long (every input the fuzzers kept): the full run, `cargo test -- --include-ignored`; the seeds run in the quick one"]
 fn replay_coerce_value() {
     replay_all(TARGETS[2]);
 }
 
 #[test]
+#[ignore = "long (every input the fuzzers kept): the full run, `cargo test -- --include-ignored`; the seeds run in the quick one"]
 fn replay_proxy_lines() {
     replay_all(TARGETS[3]);
 }
 
 #[test]
+#[ignore = "long (every input the fuzzers kept): the full run, `cargo test -- --include-ignored`; the seeds run in the quick one"]
 fn replay_serde_oracle() {
     replay_all(TARGETS[4]);
 }
