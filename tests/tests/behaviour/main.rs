@@ -29,5 +29,4 @@ mod serde_names;
 mod serde_reads;
 mod surfaces;
 mod text_list;
-mod tracing_events;
 mod vectors;

@@ -1,8 +1,10 @@
 //! The `tracing` feature: one event per refused issue (`WARN`) and per repair (`DEBUG`) under
 //! the target `stitch`, none for a clean call, and argument values only once switched on.
 //!
-//! A small capturing subscriber, set for the running thread only; the tests of this module
-//! take one lock, since the values switch is the process's.
+//! A small capturing subscriber, set for the running thread only; the tests of this binary
+//! take one lock, since the values switch is the process's. A binary of its own: tracing
+//! caches whether a callsite is wanted, and a test of another binary reaching stitch's events
+//! on a thread with no subscriber could make this one's subscriber miss them.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -100,7 +102,7 @@ struct Edit {
     tags: Vec<String>,
 }
 
-const TOOL: &str = "behaviour::tracing_events::Edit";
+const TOOL: &str = "tracing::Edit";
 
 /// `(path, kind, outcome)` of each event, after checking what every stitch event has.
 fn described(seen: &[Seen], level: Level) -> Vec<(String, String, String)> {
