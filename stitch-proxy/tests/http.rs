@@ -9,7 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::support::http::{open, post, request, Listen, MCP};
-use crate::support::{PROXY, TEXT_LIST, WAIT};
+use crate::support::{lines_of, PROXY, TEXT_LIST, WAIT};
 
 /// Waits until `check` holds.
 fn eventually(what: &str, mut check: impl FnMut() -> bool) {
@@ -324,16 +324,7 @@ impl Stdio2Http {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if tx.send(line).is_err() {
-                    return;
-                }
-            }
-        });
+        let lines = lines_of(child.stdout.take().unwrap());
         Stdio2Http {
             stdin: child.stdin.take(),
             child,

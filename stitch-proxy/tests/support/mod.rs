@@ -12,7 +12,7 @@ pub mod http;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::OnceLock;
@@ -43,6 +43,20 @@ pub fn server() -> &'static Path {
     SERVER.get_or_init(fake_build::build_fake_server)
 }
 
+/// The lines `stdout` writes, read on a thread of their own, as they come.
+pub fn lines_of(stdout: ChildStdout) -> Receiver<String> {
+    let (lines, received) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            if lines.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    received
+}
+
 static SESSIONS: AtomicUsize = AtomicUsize::new(0);
 
 impl Session {
@@ -66,16 +80,7 @@ impl Session {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (lines, stdout_lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { return };
-                if lines.send(line).is_err() {
-                    return;
-                }
-            }
-        });
+        let stdout_lines = lines_of(child.stdout.take().unwrap());
         let mut stderr = child.stderr.take().unwrap();
         let stderr = thread::spawn(move || {
             let mut text = String::new();
