@@ -5,7 +5,7 @@
 
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::{Child, ExitStatus};
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Arc;
 use std::thread;
 use std::time::Instant;
@@ -70,6 +70,70 @@ pub fn write_lines(output: impl Write, queue: Receiver<Out>, on_error: impl FnOn
     }
 }
 
+/// The client's side of a run on this process's standard streams, whatever the server is:
+/// the routing, a thread writing to the client, one reading from it, and the listing timer.
+/// The server's side writes what [`StdioClient::start`] hands it (what the routing sends the
+/// server) and feeds the routing what the server says.
+pub struct StdioClient {
+    /// The routing.
+    pub proxy: Arc<Proxy>,
+    to_client: Sender<Out>,
+    writer: thread::JoinHandle<()>,
+}
+
+impl StdioClient {
+    /// Starts the client's side. When writing to the client fails, the server's queue is ended
+    /// and `gone` says what that does for this run. Returns the side and the queue of what
+    /// goes to the server.
+    pub fn start(options: Options, gone: &'static str) -> io::Result<(StdioClient, Receiver<Out>)> {
+        let (to_server, server_queue) = mpsc::channel();
+        let (to_client, client_queue) = mpsc::channel();
+        let (timer, deadlines) = mpsc::channel();
+        let proxy = Arc::new(Proxy::new(
+            to_server.clone(),
+            to_client.clone(),
+            options,
+            Some(timer),
+        ));
+        let writer = thread::Builder::new()
+            .name("to-client".into())
+            .spawn(move || {
+                write_lines(io::stdout().lock(), client_queue, |error| {
+                    log!(Info, "writing to the client failed ({error}): {gone}");
+                    let _ = to_server.send(Out::End);
+                });
+            })?;
+        {
+            let proxy = Arc::clone(&proxy);
+            thread::Builder::new()
+                .name("from-client".into())
+                .spawn(move || {
+                    read_lines(io::stdin().lock(), "client", |line| proxy.client_sent(line));
+                    log!(Debug, "the client closed its output");
+                    proxy.client_closed();
+                })?;
+        }
+        {
+            let proxy = Arc::clone(&proxy);
+            thread::Builder::new()
+                .name("list-timer".into())
+                .spawn(move || time_listings(&proxy, &deadlines))?;
+        }
+        let client = StdioClient {
+            proxy,
+            to_client,
+            writer,
+        };
+        Ok((client, server_queue))
+    }
+
+    /// Ends the client's output once everything queued for it is written.
+    pub fn finish(self) {
+        let _ = self.to_client.send(Out::End);
+        let _ = self.writer.join();
+    }
+}
+
 /// Runs the proxy between this process's standard streams and `child` (spawned with piped
 /// standard input and output) until the server's output ends; returns how the server exited.
 /// When the client closes its side, the server's standard input is closed (after any held
@@ -77,16 +141,7 @@ pub fn write_lines(output: impl Write, queue: Receiver<Out>, on_error: impl FnOn
 pub fn run(mut child: Child, options: Options) -> io::Result<ExitStatus> {
     let server_in = child.stdin.take().expect("the server's stdin is piped");
     let server_out = child.stdout.take().expect("the server's stdout is piped");
-    let (to_server, server_queue) = mpsc::channel();
-    let (to_client, client_queue) = mpsc::channel();
-    let (timer, deadlines) = mpsc::channel();
-    let proxy = Arc::new(Proxy::new(
-        to_server.clone(),
-        to_client.clone(),
-        options,
-        Some(timer),
-    ));
-
+    let (client, server_queue) = StdioClient::start(options, "closing the server's input")?;
     thread::Builder::new()
         .name("to-server".into())
         .spawn(move || {
@@ -95,44 +150,11 @@ pub fn run(mut child: Child, options: Options) -> io::Result<ExitStatus> {
             });
             // Dropping the pipe here closes the server's standard input.
         })?;
-    let client_writer = {
-        let to_server = to_server.clone();
-        thread::Builder::new()
-            .name("to-client".into())
-            .spawn(move || {
-                write_lines(io::stdout().lock(), client_queue, |error| {
-                    // The client is gone: let the server see the end of its input too.
-                    log!(
-                        Info,
-                        "writing to the client failed ({error}): closing the server's input"
-                    );
-                    let _ = to_server.send(Out::End);
-                });
-            })?
-    };
-    {
-        let proxy = Arc::clone(&proxy);
-        thread::Builder::new()
-            .name("from-client".into())
-            .spawn(move || {
-                read_lines(io::stdin().lock(), "client", |line| proxy.client_sent(line));
-                log!(Debug, "the client closed its output");
-                proxy.client_closed();
-            })?;
-    }
-    {
-        let proxy = Arc::clone(&proxy);
-        thread::Builder::new()
-            .name("list-timer".into())
-            .spawn(move || time_listings(&proxy, &deadlines))?;
-    }
-
-    read_lines(server_out, "server", |line| proxy.server_sent(line));
-    proxy.server_closed();
+    read_lines(server_out, "server", |line| client.proxy.server_sent(line));
+    client.proxy.server_closed();
     let status = child.wait()?;
     log!(Info, "the server exited: {status}");
-    let _ = to_client.send(Out::End);
-    let _ = client_writer.join();
+    client.finish();
     Ok(status)
 }
 

@@ -4,14 +4,11 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::sync::mpsc;
 use std::sync::Arc;
-use std::thread;
 
 use crate::listen::{self, Settings};
-use crate::log::log;
 use crate::pipes;
-use crate::proxy::{Options, Out, Proxy};
+use crate::proxy::Options;
 use crate::session::{self, Backend};
 use crate::upstream::{self, Upstream};
 
@@ -26,47 +23,11 @@ fn runtime() -> io::Result<tokio::runtime::Runtime> {
 pub fn stdio_to_upstream(config: upstream::Config, options: Options) -> io::Result<()> {
     let runtime = runtime()?;
     let client = upstream::client().map_err(io::Error::other)?;
-    let (to_server, server_queue) = mpsc::channel();
-    let (to_client, client_queue) = mpsc::channel();
-    let (timer, deadlines) = mpsc::channel();
-    let proxy = Arc::new(Proxy::new(
-        to_server.clone(),
-        to_client.clone(),
-        options,
-        Some(timer),
-    ));
-    let client_writer = thread::Builder::new()
-        .name("to-client".into())
-        .spawn(move || {
-            pipes::write_lines(io::stdout().lock(), client_queue, |error| {
-                log!(
-                    Info,
-                    "writing to the client failed ({error}): the session ends"
-                );
-                let _ = to_server.send(Out::End);
-            });
-        })?;
-    {
-        let proxy = Arc::clone(&proxy);
-        thread::Builder::new()
-            .name("from-client".into())
-            .spawn(move || {
-                pipes::read_lines(io::stdin().lock(), "client", |line| proxy.client_sent(line));
-                log!(Debug, "the client closed its output");
-                proxy.client_closed();
-            })?;
-    }
-    {
-        let proxy = Arc::clone(&proxy);
-        thread::Builder::new()
-            .name("list-timer".into())
-            .spawn(move || pipes::time_listings(&proxy, &deadlines))?;
-    }
+    let (client_side, server_queue) = pipes::StdioClient::start(options, "the session ends")?;
     let lines = session::bridge(server_queue)?;
-    let upstream = Upstream::new(client, Arc::new(config), proxy);
+    let upstream = Upstream::new(client, Arc::new(config), Arc::clone(&client_side.proxy));
     runtime.block_on(upstream.run(lines));
-    let _ = to_client.send(Out::End);
-    let _ = client_writer.join();
+    client_side.finish();
     Ok(())
 }
 
