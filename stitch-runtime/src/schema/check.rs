@@ -4,7 +4,7 @@
 //! is wrong and where (`const` evaluation in a generic function, so it is reported by `cargo
 //! build`, at the `tool::…::<T>` call that names the type).
 
-use crate::schema::{Object, Schema};
+use crate::schema::{str_eq, Object, Schema};
 
 /// A message built during compilation (`panic!` in `const` takes one `&str` argument).
 pub(crate) struct Message {
@@ -375,21 +375,6 @@ const fn object_unwritable(
         f += 1;
     }
     None
-}
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 const fn opt_str_eq(a: Option<&str>, b: Option<&str>) -> bool {

@@ -239,3 +239,20 @@ pub(crate) const fn is_object(schema: &Schema) -> bool {
         _ => false,
     }
 }
+
+/// `a == b`, in a `const fn` (`==` on `str` is not a const operation): the writer
+/// and the compile-time checks compare names with it.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

@@ -1,6 +1,6 @@
 //! The const writer: renders a [`Schema`] tree as JSON text during compilation.
 
-use crate::schema::{Object, Schema, ONE_OR_MANY_NOTE};
+use crate::schema::{str_eq, Object, Schema, ONE_OR_MANY_NOTE};
 
 /// Renders `schema` as JSON text into `buf`, returning the length the text needs. With a
 /// buffer too short (or empty) nothing past its end is written, so a first call with an
@@ -63,27 +63,12 @@ struct Writer<'a> {
     anchored: usize,
 }
 
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 impl Writer<'_> {
     /// Whether the anchor `name` is written already.
     const fn written(&self, name: &str) -> bool {
         let mut i = 0;
         while i < self.anchored {
-            if same(self.anchors[i], name) {
+            if str_eq(self.anchors[i], name) {
                 return true;
             }
             i += 1;
