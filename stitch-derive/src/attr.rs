@@ -8,8 +8,7 @@ use syn::spanned::Spanned as _;
 use crate::ctxt::Ctxt;
 
 const CONTAINER_KEYS: &str = "`crate`, `description`, `lenient_scalars`";
-const FIELD_KEYS: &str =
-    "`description`, `lenient_scalars`, `max_items`, `min_items`, `opaque`, `schema`";
+const FIELD_KEYS: &str = "`description`, `exclusive_maximum`, `exclusive_minimum`, `lenient_scalars`, `max_items`, `max_length`, `maximum`, `min_items`, `min_length`, `minimum`, `multiple_of`, `opaque`, `pattern`, `schema`";
 
 /// A value with the span of the token it came from.
 #[derive(Clone, Debug)]
@@ -46,6 +45,8 @@ pub struct FieldAttrs {
     pub schema: Option<Spanned<String>>,
     /// `lenient_scalars`: numbers and booleans written as text are read.
     pub lenient_scalars: Option<Span>,
+    /// `minimum`, `max_length`, `pattern`, …: the value constraints.
+    pub limits: crate::constraint::Constraints,
 }
 
 /// Parses a key that takes no value (`opaque`, `lenient_scalars`) into `slot`.
@@ -144,7 +145,7 @@ fn skip_rest(value: syn::parse::ParseStream) -> syn::Result<()> {
 
 /// Records `msg` at the tokens of a value, up to the next `,` (at the key when the value is
 /// empty), and consumes them.
-fn bad_value(
+pub(crate) fn bad_value(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
     value: syn::parse::ParseStream,
@@ -164,7 +165,7 @@ fn bad_value(
 
 /// Records an error at the key when it has no `= value` (`max_items`, `max_items(20)`), and
 /// skips whatever follows it. Returns whether a `=` follows.
-fn expect_value(cx: &Ctxt, meta: &ParseNestedMeta, example: &str) -> syn::Result<bool> {
+pub(crate) fn expect_value(cx: &Ctxt, meta: &ParseNestedMeta, example: &str) -> syn::Result<bool> {
     if meta.input.peek(syn::Token![=]) {
         return Ok(true);
     }
@@ -176,11 +177,13 @@ fn expect_value(cx: &Ctxt, meta: &ParseNestedMeta, example: &str) -> syn::Result
     Ok(false)
 }
 
-/// Parses a `key = 20` integer; records an error at the value if it is not one.
-fn parse_count(
+/// Parses a `key = 20` integer (a count of `unit`); records an error at the value if it is
+/// not one.
+pub(crate) fn parse_count(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
     key: &str,
+    unit: &str,
 ) -> syn::Result<Option<Spanned<usize>>> {
     if !expect_value(cx, meta, &format!("{key} = 20"))? {
         return Ok(None);
@@ -192,7 +195,7 @@ fn parse_count(
             cx,
             meta,
             value,
-            format!("`{key}` cannot be negative; write a count of items, as in `{key} = 20`"),
+            format!("`{key}` cannot be negative; write a count of {unit}, as in `{key} = 20`"),
         )?;
         return Ok(None);
     }
@@ -267,7 +270,7 @@ fn parse_crate(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<Spanned<
 }
 
 /// Parses `key = "text"`; records an error at the value if it is not a string literal.
-fn parse_text(
+pub(crate) fn parse_text(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
     key: &str,
@@ -294,7 +297,7 @@ fn parse_text(
 }
 
 /// Stores `parsed` in `slot`, or records a duplicate.
-fn store<T>(cx: &Ctxt, meta: &ParseNestedMeta, slot: &mut Option<T>, parsed: Option<T>) {
+pub(crate) fn store<T>(cx: &Ctxt, meta: &ParseNestedMeta, slot: &mut Option<T>, parsed: Option<T>) {
     if slot.is_some() {
         duplicate(cx, meta);
     } else {
@@ -346,14 +349,14 @@ impl FieldAttrs {
         for attr in listed(cx, attrs, FIELD_KEYS) {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("max_items") {
-                    let n = parse_count(cx, &meta, "max_items")?;
+                    let n = parse_count(cx, &meta, "max_items", "items")?;
                     if out.max_items.is_some() {
                         duplicate(cx, &meta);
                     } else {
                         out.max_items = n;
                     }
                 } else if meta.path.is_ident("min_items") {
-                    let n = parse_count(cx, &meta, "min_items")?;
+                    let n = parse_count(cx, &meta, "min_items", "items")?;
                     if out.min_items.is_some() {
                         duplicate(cx, &meta);
                     } else {
@@ -379,7 +382,7 @@ impl FieldAttrs {
                         "schema = \"{\\\"type\\\":\\\"string\\\"}\"",
                     )?;
                     store(cx, &meta, &mut out.schema, parsed);
-                } else {
+                } else if !out.limits.parse(cx, &meta)? {
                     return unknown(cx, &meta, FIELD_KEYS);
                 }
                 Ok(())
@@ -397,7 +400,7 @@ pub fn reject_on_variant(cx: &Ctxt, attrs: &[syn::Attribute]) {
     for attr in stitch_attrs(attrs) {
         cx.error_spanned_by(
             attr,
-            "`#[stitch(...)]` has no variant attributes; put `max_items`, `min_items`, `opaque`, `description` or `schema` on a field, and document a variant with a doc comment",
+            "`#[stitch(...)]` has no variant attributes; put `max_items`, `min_items`, a constraint (`minimum`, `max_length`, `pattern`, …), `opaque`, `description` or `schema` on a field, and document a variant with a doc comment",
         );
     }
 }

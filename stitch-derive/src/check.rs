@@ -128,6 +128,28 @@ fn check_field(cx: &Ctxt, field: &Field) {
             ));
         }
     }
+    attrs.limits.check(cx);
+    if let Some((key, span)) = attrs.limits.first() {
+        let why = if let Some(with) = field.with {
+            Some(format!(
+                "`#[serde({})]` hands this field to your function exactly as sent, so stitch leaves it alone and `{key}` cannot apply to it; remove `{key}`",
+                with.key
+            ))
+        } else if attrs.opaque.is_some() {
+            Some(format!(
+                "an `opaque` field is left to serde, so `{key}` cannot apply to it; remove `opaque` or `{key}`"
+            ))
+        } else if !field.type_params.is_empty() {
+            Some(format!(
+                "`{key}` cannot apply to a field whose type names a type parameter: its kind is not known until the type is used"
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            cx.syn_error(syn::Error::new(span, why));
+        }
+    }
     if let Some(with) = field.with {
         // The field is opaque (see `Field::opaque_by_serde`): nothing stitch would check or
         // repair at it can apply.

@@ -2,6 +2,25 @@
 //! error at the literal rather than a broken schema at run time. The derive depends on nothing
 //! but syn, quote and proc-macro2, hence this instead of serde_json.
 
+/// `text` escaped for a JSON string (without the quotes). The schema tree holds its strings
+/// this way, so that rendering it during compilation copies them whole: const evaluation is
+/// slow, and looking at every byte of every name and description was most of its cost.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// `Ok` when `text` is one JSON value (RFC 8259), else where and why it is not.
 pub fn check(text: &str) -> Result<(), String> {
     let mut p = Parser {

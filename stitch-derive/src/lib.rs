@@ -16,6 +16,7 @@ mod ast;
 mod attr;
 mod case;
 mod check;
+mod constraint;
 mod ctxt;
 mod expand;
 mod json;

@@ -176,6 +176,7 @@ mod json;
 #[cfg(feature = "json-schema")]
 #[cfg_attr(docsrs, doc(cfg(feature = "json-schema")))]
 pub mod json_schema;
+mod limits;
 mod one_or_many;
 mod path;
 mod report;
@@ -187,6 +188,7 @@ mod walk;
 
 pub use crate::error::{ArgsError, Issue, IssueKind, MAX_ISSUES};
 pub use crate::json::depth::MAX_DEPTH;
+pub use crate::limits::{Limits, Num, Pattern};
 pub use crate::one_or_many::OneOrMany;
 pub use crate::report::{Repair, RepairKind, Repairs, Reported};
 pub use crate::surface::args::Args;

@@ -10,7 +10,11 @@
 // ---- What the derive names ----
 
 pub use crate::bounds::Bounds;
+#[cfg(feature = "pattern")]
+pub use crate::limits::compile_once;
+pub use crate::limits::{Limits, Num, Pattern};
 pub use crate::path::Path;
+pub use crate::schema::limited::{takes_number_limits, takes_string_limits, within_range};
 pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::walk::{
@@ -19,10 +23,14 @@ pub use crate::walk::{
 };
 pub use crate::ToolArgs;
 pub use core;
+#[cfg(feature = "pattern")]
+pub use regex_lite::Regex;
 pub use serde::de::DeserializeOwned;
 pub use serde_json::{Map, Value};
 pub use std::borrow::Cow;
 pub use std::string::String;
+#[cfg(feature = "pattern")]
+pub use std::sync::OnceLock;
 
 /// A walked type's schema. Going through `Coerce` (not `Describe`) keeps a missing impl
 /// to one error per field.

@@ -59,8 +59,35 @@ pub(super) fn field_walk(field: &Field, item: TokenStream, at: TokenStream) -> T
     if field.attrs.opaque.is_some() {
         return quote!(__cx.untyped(#item, #at));
     }
+    let walk = plain_walk(field, item, at, bounds(field));
+    limited(field, walk)
+}
+
+/// `walk` (a field's walk) with the field's constraints set in the walker around it, when it
+/// has any (`docs/rules.md#constraints`):
+///
+/// ```text
+/// { let __limits = __cx.set_limits(Some(&LIMITS)); /* walk */; __cx.set_limits(__limits); }
+/// ```
+pub(super) fn limited(field: &Field, walk: TokenStream) -> TokenStream {
+    match field.attrs.limits.limits() {
+        None => walk,
+        Some(limits) => quote!({
+            let __limits = __cx.set_limits(_stitch::core::option::Option::Some(#limits));
+            #walk;
+            __cx.set_limits(__limits);
+        }),
+    }
+}
+
+/// A field's walk, without its constraints.
+fn plain_walk(
+    field: &Field,
+    item: TokenStream,
+    at: TokenStream,
+    bounds: TokenStream,
+) -> TokenStream {
     let coerce = coerce_of(field);
-    let bounds = bounds(field);
     if field.lenient {
         // Numbers and booleans written as text are read at this field and inside it, up to
         // the next struct, which follows its own attributes.
@@ -373,6 +400,10 @@ pub(super) fn bounds_checks(fields: &[(&Field, TokenStream)]) -> TokenStream {
         .iter()
         .filter(|(f, _)| f.walked())
         .map(|(field, access)| {
+            if field.attrs.limits.any() {
+                // Constraints are checked by the walk: the full path (`docs/rules.md#constraints`).
+                return quote!(&&false);
+            }
             let coerce = coerce_of(field);
             let bounds = bounds(field);
             quote!(&& #coerce::bounds_hold(#access, #bounds))
@@ -397,7 +428,7 @@ pub(super) fn bound_asserts(cont: &Container) -> TokenStream {
     if cont.generics.type_params().next().is_some() {
         return quote!();
     }
-    let mut out = TokenStream::new();
+    let mut out = crate::constraint::asserts(cont);
     for field in cont.all_fields().filter(|f| f.walked()) {
         let span = match (&field.attrs.max_items, &field.attrs.min_items) {
             (Some(s), _) | (None, Some(s)) => s.span,

@@ -11,24 +11,7 @@ use quote::{quote, quote_spanned};
 use super::generics::{marker, with_marker};
 use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
 
-/// `text` escaped for a JSON string (without the quotes). The schema tree holds its strings
-/// this way, so that rendering it during compilation copies them whole: const evaluation is
-/// slow, and looking at every byte of every name and description was most of its cost.
-fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::json::escape as esc;
 
 /// The description: `#[stitch(description = "…")]`, else the doc comment.
 pub(super) fn described(
@@ -165,6 +148,10 @@ fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
         };
     }
     let schema = constant(cx, field, "SCHEMA");
+    let schema = match field.attrs.limits.limits() {
+        Some(limits) => quote!(&_stitch::Schema::Limited { inner: #schema, limits: #limits }),
+        None => schema,
+    };
     let (min, max) = (&field.attrs.min_items, &field.attrs.max_items);
     if min.is_none() && max.is_none() {
         return schema;
@@ -220,6 +207,7 @@ fn compact_property(
     if field.attrs.opaque.is_some()
         || field.attrs.min_items.is_some()
         || field.attrs.max_items.is_some()
+        || field.attrs.limits.any()
         || (cx.recursive && field.recursive)
         || description == Some("")
     {

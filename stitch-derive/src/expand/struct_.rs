@@ -123,7 +123,14 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
     let flat = flat_delegation(&coerce);
     let member = &field.member;
     let bounds = inherited_bounds(field);
-    let walk = walk_fn(quote!(#coerce::walk(__value, __cx, __at, #bounds)));
+    let walk = super::fields::limited(field, quote!(#coerce::walk(__value, __cx, __at, #bounds)));
+    let walk = walk_fn(walk);
+    let hold = if field.attrs.limits.any() {
+        // Constraints are checked by the walk: the full path.
+        quote!(false)
+    } else {
+        quote!(#coerce::bounds_hold(&self.#member, #bounds))
+    };
     quote! {
         const SHAPE: _stitch::Shape = #coerce::SHAPE;
         #walk
@@ -134,7 +141,7 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
         #flat
         #[inline]
         fn bounds_hold(&self, __bounds: _stitch::Bounds) -> bool {
-            #coerce::bounds_hold(&self.#member, #bounds)
+            #hold
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::limits::Limits;
 use crate::schema::text::render;
 use crate::schema::write::write;
 use crate::schema::{as_object, Object, Schema, ONE_OR_MANY_NOTE};
@@ -40,6 +41,7 @@ enum Node {
 fn core(mut schema: &'static Schema) -> &'static Schema {
     while let Schema::Anchored { inner, .. }
     | Schema::Bounded { inner, .. }
+    | Schema::Limited { inner, .. }
     | Schema::Described { inner, .. } = schema
     {
         schema = inner;
@@ -204,6 +206,8 @@ pub(super) struct Field {
     pub(super) choices: Vec<String>,
     /// Its default as JSON text, where the schema knows it (`#[serde(default)]`).
     pub(super) default: Option<String>,
+    /// Its constraints (`#[stitch(minimum = …)]`), for the help.
+    pub(super) limits: Option<&'static Limits>,
     /// Its place in the type's field order (flattened fields where they are flattened), for
     /// issues; the list of fields itself follows the schema's order.
     pub(super) order: usize,
@@ -233,6 +237,7 @@ pub(super) fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
                         description: text_of(property.get("description")),
                         choices: choices(&Node::Json(property.clone())),
                         default: property.get("default").map(Value::to_string),
+                        limits: None,
                         order: 0,
                     });
                 }
@@ -293,6 +298,19 @@ fn choices(node: &Node) -> Vec<String> {
     }
 }
 
+/// A field's constraints, beneath its bounds, description or anchor.
+fn limits_of(mut schema: &'static Schema) -> Option<&'static Limits> {
+    loop {
+        match schema {
+            Schema::Limited { limits, .. } => return Some(limits),
+            Schema::Anchored { inner, .. }
+            | Schema::Bounded { inner, .. }
+            | Schema::Described { inner, .. } => schema = inner,
+            _ => return None,
+        }
+    }
+}
+
 /// The properties of `object` and of the objects flattened into it; `optional` when an
 /// `Option` flattened it (its properties are not required).
 fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
@@ -304,6 +322,7 @@ fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
             description: described(property.schema, property.description.map(unescape)),
             choices: choices(&Node::of(property.schema)),
             default: property.default.map(str::to_owned),
+            limits: limits_of(property.schema),
             order: 0,
         });
     }
@@ -321,7 +340,9 @@ fn described(schema: &'static Schema, given: Option<String>) -> Option<String> {
     let mut own = schema;
     let given = loop {
         match own {
-            Schema::Anchored { inner, .. } | Schema::Bounded { inner, .. } => own = inner,
+            Schema::Anchored { inner, .. }
+            | Schema::Bounded { inner, .. }
+            | Schema::Limited { inner, .. } => own = inner,
             Schema::Described { description, .. } => break given.or(Some(unescape(description))),
             _ => break given,
         }

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use super::form::{fields_of, has_properties, kebab, Form};
+use crate::limits::Limits;
 use crate::schema::Schema;
 
 /// The `--help` text of a tool, from its schema: the type's doc comment, then one line per
@@ -46,6 +47,14 @@ pub(super) fn help(name: &str, schema: &'static Schema) -> String {
                 };
                 let _ = write!(right, "{sep}[one of: {}]", field.choices.join(", "));
             }
+            if let Some(limits) = field.limits {
+                let sep = if right.is_empty() || right.ends_with(' ') {
+                    ""
+                } else {
+                    " "
+                };
+                let _ = write!(right, "{sep}[{}]", described_limits(limits));
+            }
             if let Some(default) = &field.default {
                 let sep = if right.is_empty() || right.ends_with(' ') {
                     ""
@@ -67,4 +76,36 @@ pub(super) fn help(name: &str, schema: &'static Schema) -> String {
     }
     let _ = writeln!(out, "{:width$}  this text", "  --help");
     out
+}
+
+/// A field's constraints in words, for its line of the help: `from 1 to 3600`, `above 0`,
+/// `a multiple of 5`, `at most 8 characters`, `matching ^[a-z]+$`.
+fn described_limits(limits: &Limits) -> String {
+    let mut parts = Vec::new();
+    match (limits.minimum, limits.maximum) {
+        (Some(min), Some(max)) => parts.push(format!("from {min} to {max}")),
+        (Some(min), None) => parts.push(format!("at least {min}")),
+        (None, Some(max)) => parts.push(format!("at most {max}")),
+        (None, None) => {}
+    }
+    if let Some(n) = limits.exclusive_minimum {
+        parts.push(format!("above {n}"));
+    }
+    if let Some(n) = limits.exclusive_maximum {
+        parts.push(format!("below {n}"));
+    }
+    if let Some(n) = limits.multiple_of {
+        parts.push(format!("a multiple of {n}"));
+    }
+    let chars = |n: usize| if n == 1 { "character" } else { "characters" };
+    match (limits.min_length, limits.max_length) {
+        (Some(min), Some(max)) => parts.push(format!("{min} to {max} {}", chars(max))),
+        (Some(min), None) => parts.push(format!("at least {min} {}", chars(min))),
+        (None, Some(max)) => parts.push(format!("at most {max} {}", chars(max))),
+        (None, None) => {}
+    }
+    if let Some(pattern) = &limits.pattern {
+        parts.push(format!("matching {}", pattern.source()));
+    }
+    parts.join(", ")
 }

@@ -61,6 +61,7 @@ const fn kind(schema: &Schema) -> &'static str {
         Schema::AnyOf(_) => "an untagged enum with a member that is not an object",
         Schema::Anchored { inner, .. }
         | Schema::Bounded { inner, .. }
+        | Schema::Limited { inner, .. }
         | Schema::Described { inner, .. } => kind(inner),
         _ => "not an object",
     }
@@ -124,6 +125,7 @@ pub(crate) const fn strict(schema: &Schema) -> Option<Message> {
 const fn core(mut schema: &Schema) -> &Schema {
     while let Schema::Anchored { inner, .. }
     | Schema::Bounded { inner, .. }
+    | Schema::Limited { inner, .. }
     | Schema::Described { inner, .. } = schema
     {
         schema = inner;
@@ -160,6 +162,7 @@ const fn find(schema: &Schema, field: &'static str) -> Option<(&'static str, &'s
         Schema::External { content, .. } => find(content, field),
         Schema::Anchored { inner, .. }
         | Schema::Bounded { inner, .. }
+        | Schema::Limited { inner, .. }
         | Schema::Described { inner, .. } => find(inner, field),
         _ => None,
     }
@@ -322,6 +325,7 @@ const fn unwritable(
             let min = if *min > min_items { *min } else { min_items };
             unwritable(inner, field, provider, min)
         }
+        Schema::Limited { inner, .. } => unwritable(inner, field, provider, min_items),
         _ => None,
     }
 }

@@ -12,7 +12,10 @@
 //! tag to that struct's properties, so the plain struct is written under `$defs` beside it,
 //! carrying the anchor.
 
+use crate::limits::Limits;
+
 pub(crate) mod check;
+pub(crate) mod limited;
 pub(crate) mod marks;
 pub(crate) mod text;
 pub(crate) mod write;
@@ -125,6 +128,14 @@ pub enum Schema {
         /// `max_items` (`usize::MAX` when unset).
         max: usize,
     },
+    /// A field's constraints (`minimum`, `max_length`, `pattern`, …), applied to each number
+    /// or string of `inner` (its items, its map's values).
+    Limited {
+        /// The field type's schema.
+        inner: &'static Schema,
+        /// The constraints.
+        limits: &'static Limits,
+    },
 }
 
 /// The object schema of a struct (or a struct variant).
@@ -207,7 +218,7 @@ pub(crate) const fn as_object(schema: &Schema) -> Option<&Object> {
     match schema {
         Schema::Object(object) => Some(object),
         Schema::Anchored { inner, .. } => as_object(inner),
-        Schema::Bounded { inner, .. } => as_object(inner),
+        Schema::Bounded { inner, .. } | Schema::Limited { inner, .. } => as_object(inner),
         Schema::Described { inner, .. } => as_object(inner),
         _ => None,
     }
@@ -225,6 +236,7 @@ pub(crate) const fn is_object(schema: &Schema) -> bool {
         | Schema::External { .. } => true,
         Schema::Anchored { inner, .. }
         | Schema::Bounded { inner, .. }
+        | Schema::Limited { inner, .. }
         | Schema::Described { inner, .. } => is_object(inner),
         Schema::OneOf(members) | Schema::AnyOf(members) => {
             let mut i = 0;

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 mod command_line;
+mod constraints;
 mod derive_shapes;
 mod duplicate_keys;
 mod enums;

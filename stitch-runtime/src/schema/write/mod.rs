@@ -1,5 +1,6 @@
 //! The const writer: renders a [`Schema`] tree as JSON text during compilation.
 
+use crate::limits::{Limits, Num};
 use crate::schema::{str_eq, Object, Schema, ONE_OR_MANY_NOTE};
 
 /// Renders `schema` as JSON text into `buf`, returning the length the text needs. With a
@@ -11,6 +12,7 @@ pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
         at: 0,
         anchors: [""; MAX_ANCHORS],
         anchored: 0,
+        limits: None,
     };
     w.schema(schema, Extras::NONE, NO_BOUNDS);
     w.at
@@ -61,6 +63,8 @@ struct Writer<'a> {
     /// that no anchor is written twice.
     anchors: [&'static str; MAX_ANCHORS],
     anchored: usize,
+    /// The constraints of the field being written, for each number or string inside it.
+    limits: Option<&'static Limits>,
 }
 
 impl Writer<'_> {
@@ -167,16 +171,41 @@ impl Writer<'_> {
             }
             Schema::Null => self.typed(extras, "null"),
             Schema::Boolean => self.typed(extras, "boolean"),
-            Schema::Number => self.typed(extras, "number"),
-            Schema::String => self.typed(extras, "string"),
+            Schema::Number => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("number");
+                self.number_limits(&mut first, true);
+                self.raw(b"}");
+            }
+            Schema::String => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("string");
+                self.string_limits(&mut first);
+                self.raw(b"}");
+            }
             Schema::Integer { min, max } => {
                 let mut first = self.open(extras);
                 self.key(&mut first, "type");
                 self.string("integer");
+                // A field's own `minimum`/`maximum` (within the type's range: the derive
+                // checked) replace the type's.
+                let own = match self.limits {
+                    Some(limits) => (limits.minimum, limits.maximum),
+                    None => (None, None),
+                };
                 self.key(&mut first, "minimum");
-                self.signed(*min);
+                match own.0 {
+                    Some(n) => self.num(n),
+                    None => self.signed(*min),
+                }
                 self.key(&mut first, "maximum");
-                self.unsigned(*max);
+                match own.1 {
+                    Some(n) => self.num(n),
+                    None => self.unsigned(*max),
+                }
+                self.number_limits(&mut first, false);
                 self.raw(b"}");
             }
             Schema::Char => {
@@ -373,6 +402,12 @@ impl Writer<'_> {
                 let max = if *max < bounds.1 { *max } else { bounds.1 };
                 self.schema(inner, extras, (min, max))
             }
+            Schema::Limited { inner, limits } => {
+                let outer = self.limits;
+                self.limits = Some(*limits);
+                self.schema(inner, extras, bounds);
+                self.limits = outer;
+            }
         }
     }
 
@@ -382,6 +417,56 @@ impl Writer<'_> {
         if start < self.buf.len() {
             let empty = start + 1 < self.buf.len() && self.buf[start + 1] == b'}';
             self.buf[start] = if empty { b' ' } else { b',' };
+        }
+    }
+
+    /// A bound as JSON.
+    const fn num(&mut self, n: Num) {
+        match n {
+            Num::Int(i) => self.signed(i),
+            Num::Float(_, text) => self.s(text),
+        }
+    }
+
+    /// The field's number constraints; `range`: `minimum`/`maximum` too (an integer writes
+    /// its own).
+    const fn number_limits(&mut self, first: &mut bool, range: bool) {
+        let Some(limits) = self.limits else {
+            return;
+        };
+        let keys: [(&str, Option<Num>); 5] = [
+            ("minimum", if range { limits.minimum } else { None }),
+            ("maximum", if range { limits.maximum } else { None }),
+            ("exclusiveMinimum", limits.exclusive_minimum),
+            ("exclusiveMaximum", limits.exclusive_maximum),
+            ("multipleOf", limits.multiple_of),
+        ];
+        let mut i = 0;
+        while i < keys.len() {
+            if let Some(n) = keys[i].1 {
+                self.key(first, keys[i].0);
+                self.num(n);
+            }
+            i += 1;
+        }
+    }
+
+    /// The field's string constraints.
+    const fn string_limits(&mut self, first: &mut bool) {
+        let Some(limits) = self.limits else {
+            return;
+        };
+        if let Some(n) = limits.min_length {
+            self.key(first, "minLength");
+            self.unsigned(n as u128);
+        }
+        if let Some(n) = limits.max_length {
+            self.key(first, "maxLength");
+            self.unsigned(n as u128);
+        }
+        if let Some(pattern) = &limits.pattern {
+            self.key(first, "pattern");
+            self.string(pattern.escaped());
         }
     }
 

@@ -8,6 +8,7 @@ use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
 use crate::json::depth::{is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{duplicate_field, Duplicates};
+use crate::limits::Limits;
 use crate::path::{Order, Path};
 use crate::report::RepairKind;
 use crate::schema::Schema;
@@ -32,6 +33,9 @@ struct Found {
 pub struct Cx {
     apply: bool,
     lenient: bool,
+    // The constraints of the field being walked (`#[stitch(minimum = …)]`), for each number or
+    // string its type admits; `None` almost always.
+    limits: Option<&'static Limits>,
     pending: bool,
     too_deep: bool,
     depth: usize,
@@ -69,6 +73,7 @@ impl Cx {
         Cx {
             apply,
             lenient: false,
+            limits: None,
             pending: false,
             too_deep: false,
             depth: 0,
@@ -212,6 +217,39 @@ impl Cx {
     #[inline]
     pub fn is_lenient(&self) -> bool {
         self.lenient
+    }
+
+    /// Sets the constraints of the field about to be walked, returning the previous ones (the
+    /// derive restores them after the field).
+    #[inline]
+    pub fn set_limits(&mut self, limits: Option<&'static Limits>) -> Option<&'static Limits> {
+        core::mem::replace(&mut self.limits, limits)
+    }
+
+    /// Whether the position being walked has constraints.
+    #[inline]
+    pub fn has_limits(&self) -> bool {
+        self.limits.is_some()
+    }
+
+    /// Checks a number or string `value` that the position's type admits against the field's
+    /// constraints, if it has any: the first one broken is an issue at `at`.
+    #[inline]
+    pub fn limited(&mut self, value: &Value, at: &Path<'_>) {
+        if let Some(limits) = self.limits {
+            self.check_limits(limits, value, at);
+        }
+    }
+
+    /// [`Cx::limited`] with the constraints given (the schema-driven coercer's own).
+    #[cold]
+    pub(crate) fn check_limits(&mut self, limits: &Limits, value: &Value, at: &Path<'_>) {
+        if self.apply {
+            return;
+        }
+        if let Some(broken) = limits.broken(value) {
+            self.report(at, || Issue::invalid(at.render(), broken));
+        }
     }
 
     /// A repair of kind `kind` at `at`, where the caller sent `sent`: the one function every

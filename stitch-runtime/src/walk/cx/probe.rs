@@ -20,6 +20,7 @@ impl Cx {
         Cx {
             apply,
             lenient: self.lenient,
+            limits: self.limits,
             pending: false,
             too_deep: false,
             depth: self.depth,

@@ -19,13 +19,18 @@ macro_rules! scalar {
                 if cx.is_lenient() {
                     if let Value::String(text) = value {
                         if let Some(read) = $lenient(text) {
+                            cx.limited(&read, at);
                             cx.repaired(at, RepairKind::ScalarText, value);
                             cx.replace(value, read);
                             return;
                         }
                     }
                 }
-                walk_leaf::<Self>(value, cx, at, $admits(&*value));
+                if $admits(&*value) {
+                    cx.limited(value, at);
+                } else {
+                    walk_leaf::<Self>(value, cx, at, false);
+                }
             }
             // `accepts_element` stays serde_json's own verdict: parsing a number or a
             // literal allocates nothing.

@@ -19,7 +19,11 @@ macro_rules! string_like {
 
             #[inline]
             fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
-                walk_leaf::<Self>(value, cx, at, $admits(value));
+                if $admits(value) {
+                    cx.limited(value, at);
+                } else {
+                    walk_leaf::<Self>(value, cx, at, false);
+                }
             }
 
             #[inline]

@@ -1,0 +1,519 @@
+//! The value constraints of a field, `#[stitch(minimum = 1, max_length = 64, pattern = "…")]`:
+//! parsed strictly (each error at its token, all in one compile), checked against each other
+//! here and against the field's type by `const` assertions in the output, and written as one
+//! `_stitch::Limits` for the walk and the schema (`docs/rules.md#constraints`).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::meta::ParseNestedMeta;
+
+use crate::ast::{Container, Field};
+use crate::attr::Spanned;
+use crate::ctxt::Ctxt;
+
+/// A number bound as written: exact when an integer.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    /// The integer, when the literal is one.
+    pub int: Option<i128>,
+    /// The value as a float.
+    pub float: f64,
+    /// The literal as written (sign included), for messages and the schema.
+    pub text: String,
+}
+
+impl Bound {
+    fn cmp(&self, other: &Bound) -> core::cmp::Ordering {
+        match (self.int, other.int) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => self
+                .float
+                .partial_cmp(&other.float)
+                .unwrap_or(core::cmp::Ordering::Equal),
+        }
+    }
+
+    fn tokens(&self) -> TokenStream {
+        match self.int {
+            Some(i) => {
+                let lit = proc_macro2::Literal::i128_unsuffixed(i);
+                quote!(_stitch::Num::Int(#lit))
+            }
+            None => {
+                let lit = proc_macro2::Literal::f64_unsuffixed(self.float);
+                let text = &self.text;
+                quote!(_stitch::Num::Float(#lit, #text))
+            }
+        }
+    }
+}
+
+/// A field's constraints; every part optional.
+#[derive(Default)]
+pub struct Constraints {
+    pub minimum: Option<Spanned<Bound>>,
+    pub maximum: Option<Spanned<Bound>>,
+    pub exclusive_minimum: Option<Spanned<Bound>>,
+    pub exclusive_maximum: Option<Spanned<Bound>>,
+    pub multiple_of: Option<Spanned<Bound>>,
+    pub min_length: Option<Spanned<usize>>,
+    pub max_length: Option<Spanned<usize>>,
+    pub pattern: Option<Spanned<String>>,
+}
+
+impl Constraints {
+    /// The number constraints, with their keys.
+    fn numbers(&self) -> [(&'static str, &Option<Spanned<Bound>>); 5] {
+        [
+            ("minimum", &self.minimum),
+            ("maximum", &self.maximum),
+            ("exclusive_minimum", &self.exclusive_minimum),
+            ("exclusive_maximum", &self.exclusive_maximum),
+            ("multiple_of", &self.multiple_of),
+        ]
+    }
+
+    /// Whether any constraint is set.
+    pub fn any(&self) -> bool {
+        self.first_number().is_some() || self.first_string().is_some()
+    }
+
+    /// The first constraint written, in the order of the keys listed here.
+    pub fn first(&self) -> Option<(&'static str, Span)> {
+        [self.first_number(), self.first_string()]
+            .into_iter()
+            .flatten()
+            .next()
+    }
+
+    /// The first number constraint written, in the order of the keys listed here.
+    fn first_number(&self) -> Option<(&'static str, Span)> {
+        self.numbers()
+            .into_iter()
+            .filter_map(|(key, b)| b.as_ref().map(|b| (key, b.span)))
+            .next()
+    }
+
+    /// The first string constraint written, in the order of the keys listed here.
+    fn first_string(&self) -> Option<(&'static str, Span)> {
+        [
+            ("min_length", self.min_length.as_ref().map(|s| s.span)),
+            ("max_length", self.max_length.as_ref().map(|s| s.span)),
+            ("pattern", self.pattern.as_ref().map(|s| s.span)),
+        ]
+        .into_iter()
+        .filter_map(|(key, span)| span.map(|span| (key, span)))
+        .next()
+    }
+
+    /// Reads `meta` when its key is a constraint: `Ok(false)` when it is another key.
+    pub fn parse(&mut self, cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<bool> {
+        let Some(key) = meta.path.get_ident().map(|i| i.to_string()) else {
+            return Ok(false);
+        };
+        let slot = match key.as_str() {
+            "minimum" => &mut self.minimum,
+            "maximum" => &mut self.maximum,
+            "exclusive_minimum" => &mut self.exclusive_minimum,
+            "exclusive_maximum" => &mut self.exclusive_maximum,
+            "multiple_of" => &mut self.multiple_of,
+            "min_length" | "max_length" => {
+                let parsed = crate::attr::parse_count(cx, meta, &key, "characters")?;
+                let slot = if key == "min_length" {
+                    &mut self.min_length
+                } else {
+                    &mut self.max_length
+                };
+                crate::attr::store(cx, meta, slot, parsed);
+                return Ok(true);
+            }
+            "pattern" => {
+                let parsed = crate::attr::parse_text(
+                    cx,
+                    meta,
+                    "pattern",
+                    "pattern = \"^[a-z][a-z0-9_]*$\"",
+                )?;
+                let parsed = parsed.filter(|p| pattern_ok(cx, p));
+                crate::attr::store(cx, meta, &mut self.pattern, parsed);
+                return Ok(true);
+            }
+            _ => return Ok(false),
+        };
+        let parsed = parse_bound(cx, meta, &key)?;
+        crate::attr::store(cx, meta, slot, parsed);
+        Ok(true)
+    }
+
+    /// Errors for constraints that contradict each other, at the later one.
+    pub fn check(&self, cx: &Ctxt) {
+        use core::cmp::Ordering::{Equal, Greater, Less};
+        let pairs = [
+            (&self.minimum, &self.maximum, "minimum", "maximum", false),
+            (
+                &self.exclusive_minimum,
+                &self.maximum,
+                "exclusive_minimum",
+                "maximum",
+                true,
+            ),
+            (
+                &self.minimum,
+                &self.exclusive_maximum,
+                "minimum",
+                "exclusive_maximum",
+                true,
+            ),
+            (
+                &self.exclusive_minimum,
+                &self.exclusive_maximum,
+                "exclusive_minimum",
+                "exclusive_maximum",
+                true,
+            ),
+        ];
+        for (low, high, low_key, high_key, exclusive) in pairs {
+            let (Some(low), Some(high)) = (low, high) else {
+                continue;
+            };
+            let order = low.value.cmp(&high.value);
+            if order == Greater || (exclusive && order == Equal) {
+                cx.syn_error(syn::Error::new(
+                    high.span,
+                    format!(
+                        "`{high_key} = {}` and `{low_key} = {}` leave no number that satisfies both",
+                        high.value.text, low.value.text
+                    ),
+                ));
+            }
+        }
+        if let Some(step) = &self.multiple_of {
+            if step.value.cmp(&zero()) != Greater {
+                cx.syn_error(syn::Error::new(
+                    step.span,
+                    format!(
+                        "`multiple_of = {}` must be greater than zero",
+                        step.value.text
+                    ),
+                ));
+            }
+        }
+        if let (Some(min), Some(max)) = (&self.min_length, &self.max_length) {
+            if min.value.cmp(&max.value) == Greater {
+                cx.syn_error(syn::Error::new(
+                    max.span,
+                    format!(
+                        "`max_length = {}` is less than `min_length = {}`; no string could satisfy both",
+                        max.value, min.value
+                    ),
+                ));
+            }
+        }
+        let _ = Less;
+    }
+
+    /// `_stitch::Limits { … }` as an expression of type `&'static _stitch::Limits` (a block
+    /// holding the `static`), or `None` without constraints.
+    pub fn limits(&self) -> Option<TokenStream> {
+        if !self.any() {
+            return None;
+        }
+        let num = |b: &Option<Spanned<Bound>>| match b {
+            Some(b) => {
+                let t = b.value.tokens();
+                quote!(_stitch::core::option::Option::Some(#t))
+            }
+            None => quote!(_stitch::core::option::Option::None),
+        };
+        let count = |n: &Option<Spanned<usize>>| match n {
+            Some(n) => {
+                let n = n.value;
+                quote!(_stitch::core::option::Option::Some(#n))
+            }
+            None => quote!(_stitch::core::option::Option::None),
+        };
+        let (min, max, xmin, xmax, step) = (
+            num(&self.minimum),
+            num(&self.maximum),
+            num(&self.exclusive_minimum),
+            num(&self.exclusive_maximum),
+            num(&self.multiple_of),
+        );
+        let (min_len, max_len) = (count(&self.min_length), count(&self.max_length));
+        let pattern = match &self.pattern {
+            Some(p) => {
+                let source = &p.value;
+                let escaped = crate::json::escape(source);
+                quote!(_stitch::core::option::Option::Some(_stitch::Pattern::new(#source, #escaped, {
+                    fn compiled() -> _stitch::core::option::Option<&'static _stitch::Regex> {
+                        static CELL: _stitch::OnceLock<_stitch::core::option::Option<_stitch::Regex>> =
+                            _stitch::OnceLock::new();
+                        _stitch::compile_once(&CELL, #source)
+                    }
+                    compiled
+                })))
+            }
+            None => quote!(_stitch::core::option::Option::None),
+        };
+        Some(quote!({
+            static LIMITS: _stitch::Limits = _stitch::Limits {
+                minimum: #min,
+                maximum: #max,
+                exclusive_minimum: #xmin,
+                exclusive_maximum: #xmax,
+                multiple_of: #step,
+                min_length: #min_len,
+                max_length: #max_len,
+                pattern: #pattern,
+            };
+            &LIMITS
+        }))
+    }
+}
+
+fn zero() -> Bound {
+    Bound {
+        int: Some(0),
+        float: 0.0,
+        text: "0".to_owned(),
+    }
+}
+
+/// Parses `key = N`, `key = -N` or `key = 0.5`: a number literal without a suffix, finite.
+fn parse_bound(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+) -> syn::Result<Option<Spanned<Bound>>> {
+    let example = format!("{key} = 1");
+    if !crate::attr::expect_value(cx, meta, &example)? {
+        return Ok(None);
+    }
+    let value = meta.value()?;
+    let negative = value.peek(syn::Token![-]);
+    let sign = if negative {
+        Some(value.parse::<syn::Token![-]>()?)
+    } else {
+        None
+    };
+    let lit: syn::Lit = match value.parse() {
+        Ok(lit) => lit,
+        Err(_) => {
+            crate::attr::bad_value(
+                cx,
+                meta,
+                value,
+                format!("expected a number literal for `{key}`, as in `{example}`"),
+            )?;
+            return Ok(None);
+        }
+    };
+    let span = match &sign {
+        Some(sign) => sign.span.join(lit.span()).unwrap_or_else(|| lit.span()),
+        None => lit.span(),
+    };
+    let (digits, suffix) = match &lit {
+        syn::Lit::Int(i) => (i.base10_digits().to_owned(), i.suffix().to_owned()),
+        syn::Lit::Float(f) => (f.base10_digits().to_owned(), f.suffix().to_owned()),
+        other => {
+            cx.error_spanned_by(
+                other,
+                format!("expected a number literal for `{key}`, as in `{example}`"),
+            );
+            return Ok(None);
+        }
+    };
+    if !suffix.is_empty() {
+        cx.error_spanned_by(
+            &lit,
+            format!("write `{key}` without a type suffix (`{key} = {digits}`): the field's type gives it"),
+        );
+        return Ok(None);
+    }
+    let text = if negative {
+        format!("-{digits}")
+    } else {
+        digits
+    };
+    let float: f64 = match text.parse() {
+        Ok(f) if f64::is_finite(f) => f,
+        _ => {
+            cx.error_spanned_by(&lit, format!("`{key} = {text}` is not a finite number"));
+            return Ok(None);
+        }
+    };
+    let int = match &lit {
+        syn::Lit::Int(_) => match text.parse::<i128>() {
+            Ok(i) => Some(i),
+            Err(_) => {
+                cx.error_spanned_by(&lit, format!("`{key} = {text}` is too large"));
+                return Ok(None);
+            }
+        },
+        _ => None,
+    };
+    Ok(Some(Spanned {
+        value: Bound { int, float, text },
+        span,
+    }))
+}
+
+/// Whether `pattern` is one stitch can run as JSON Schema reads it; an error at the string
+/// when not.
+fn pattern_ok(cx: &Ctxt, pattern: &Spanned<String>) -> bool {
+    match pattern_error(&pattern.value) {
+        None => true,
+        Some(why) => {
+            cx.syn_error(syn::Error::new(pattern.span, why));
+            false
+        }
+    }
+}
+
+/// Why `source` is refused: outside the ECMA-262 syntax JSON Schema uses, or not compiled by
+/// the engine the runtime runs (lookaround and backreferences, which no linear-time engine
+/// has).
+#[cfg(feature = "pattern")]
+fn pattern_error(source: &str) -> Option<String> {
+    if let Some(why) = non_ecma(source) {
+        return Some(why);
+    }
+    match regex_lite::Regex::new(source) {
+        Ok(_) => None,
+        Err(e) => {
+            let reason = e.to_string();
+            let reason = reason.lines().last().unwrap_or("").trim().to_owned();
+            Some(format!(
+                "this `pattern` does not compile: {reason} (stitch runs patterns in linear time: no lookaround, no backreferences)"
+            ))
+        }
+    }
+}
+
+#[cfg(not(feature = "pattern"))]
+fn pattern_error(_: &str) -> Option<String> {
+    Some(
+        "`pattern` needs the `pattern` feature of stitch-runtime: `stitch-runtime = { features = [\"pattern\"] }`"
+            .to_owned(),
+    )
+}
+
+/// Syntax the engine takes but ECMA-262 (and so a model's provider) reads otherwise or not at
+/// all: inline flags and `(?P<…>`, `\A`, `\z`, POSIX classes.
+#[cfg(feature = "pattern")]
+fn non_ecma(source: &str) -> Option<String> {
+    let bytes = source.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                if let Some(&next) = bytes.get(i + 1) {
+                    if matches!(next, b'A' | b'z' | b'Z') {
+                        return Some(format!(
+                            "`\\{}` is not ECMA-262 syntax, which JSON Schema patterns use; write `^` or `$`",
+                            next as char
+                        ));
+                    }
+                }
+                i += 2;
+                continue;
+            }
+            b'(' if bytes.get(i + 1) == Some(&b'?') => {
+                let rest = &source[i + 2..];
+                let lookaround = ["=", "!", "<=", "<!"].iter().any(|p| rest.starts_with(p));
+                if lookaround {
+                    return Some(
+                        "lookaround is not supported: stitch runs patterns in linear time"
+                            .to_owned(),
+                    );
+                }
+                if !rest.starts_with(':') && !rest.starts_with('<') {
+                    return Some(
+                        "inline flags and `(?P<…>)` are not ECMA-262 syntax, which JSON Schema patterns use"
+                            .to_owned(),
+                    );
+                }
+            }
+            b'[' if source[i..].starts_with("[[:") => {
+                return Some(
+                    "POSIX classes (`[[:alpha:]]`) are not ECMA-262 syntax, which JSON Schema patterns use"
+                        .to_owned(),
+                );
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The `const` assertions of every constrained field of a type without type parameters, each
+/// spanned at the constraint, so a misuse is a compile error there:
+///
+/// ```text
+/// const _: () = {
+///     if !_stitch::takes_number_limits(_stitch::schema_of::<String>()) {
+///         _stitch::core::panic!("`minimum` applies only to a number field …, not `String`");
+///     }
+/// };
+/// ```
+pub fn asserts(cont: &Container) -> TokenStream {
+    let mut out = TokenStream::new();
+    for field in cont.all_fields().filter(|f| f.walked()) {
+        let limits = &field.attrs.limits;
+        if !limits.any() {
+            continue;
+        }
+        out.extend(field_asserts(field, limits));
+    }
+    out
+}
+
+fn field_asserts(field: &Field, limits: &Constraints) -> TokenStream {
+    let ty = &field.ty;
+    let shown = quote!(#ty).to_string().replace(' ', "");
+    let mut out = TokenStream::new();
+    if let Some((key, span)) = limits.first_number() {
+        let message = format!(
+            "`{key}` applies only to a number field (an integer or a float, or a list, map or `Option` of them), not `{shown}`"
+        );
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                if !_stitch::takes_number_limits(_stitch::schema_of::<#ty>()) {
+                    _stitch::core::panic!(#message);
+                }
+            };
+        });
+        for (key, bound) in limits.numbers() {
+            let Some(bound) = bound else { continue };
+            if key == "multiple_of" {
+                continue;
+            }
+            let message = format!(
+                "`{key} = {}` lies outside the range of the field's type `{shown}`",
+                bound.value.text
+            );
+            let n = bound.value.tokens();
+            out.extend(quote_spanned! {bound.span=>
+                const _: () = {
+                    if !_stitch::within_range(_stitch::schema_of::<#ty>(), #n) {
+                        _stitch::core::panic!(#message);
+                    }
+                };
+            });
+        }
+    }
+    if let Some((key, span)) = limits.first_string() {
+        let message = format!(
+            "`{key}` applies only to a string field (`String`, `PathBuf`, or a list, map or `Option` of them), not `{shown}`"
+        );
+        out.extend(quote_spanned! {span=>
+            const _: () = {
+                if !_stitch::takes_string_limits(_stitch::schema_of::<#ty>()) {
+                    _stitch::core::panic!(#message);
+                }
+            };
+        });
+    }
+    out
+}

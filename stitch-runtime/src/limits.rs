@@ -1,0 +1,490 @@
+//! Value constraints (`#[stitch(minimum = …, max_length = …, pattern = "…")]`) and every check
+//! of one value against them (`docs/rules.md#constraints`).
+//!
+//! A stage below the walk, beside [`bounds`](crate::bounds): the walk hands each number or
+//! string it admits at a constrained position to [`Limits::broken`], the schema writer writes
+//! the keywords, and the schema-driven coercer builds its own `Limits` from a schema's keywords
+//! and asks the same question, so the derive and the coercer word every refusal alike.
+//!
+//! A value of the wrong kind is not this stage's: the type's own check reports it (in serde's
+//! words), and the constraints are judged only on a value the type takes.
+
+use core::fmt;
+use serde_json::{Number, Value};
+
+/// A bound on a number as written in the attribute or the schema: an integer, read exactly,
+/// or any other number (`0.5`, `1e3`) with its text as written, for the schema.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    /// An integer.
+    Int(i128),
+    /// Any other number, finite, with its text (empty when it came from a schema, which is
+    /// never written again).
+    Float(f64, &'static str),
+}
+
+impl Num {
+    /// The number as an `f64` (exact for integers up to 2^53).
+    pub const fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f, _) => f,
+        }
+    }
+
+    /// A JSON number as a bound: an integer when it is one (as JSON Schema counts them, `1.0`
+    /// is), else a float; `None` when not finite.
+    pub(crate) fn from_json(n: &Number) -> Option<Num> {
+        if let Some(i) = n.as_i64() {
+            return Some(Num::Int(i128::from(i)));
+        }
+        if let Some(u) = n.as_u64() {
+            return Some(Num::Int(i128::from(u)));
+        }
+        let f = n.as_f64()?;
+        if !f.is_finite() {
+            return None;
+        }
+        if f.fract() == 0.0 && f.abs() < 1e38 {
+            return Some(Num::Int(f as i128));
+        }
+        Some(Num::Float(f, ""))
+    }
+
+    /// `self` compared with `other`: exactly when both are integers.
+    fn cmp(self, other: Num) -> core::cmp::Ordering {
+        match (self, other) {
+            (Num::Int(a), Num::Int(b)) => a.cmp(&b),
+            (a, b) => a
+                .as_f64()
+                .partial_cmp(&b.as_f64())
+                .unwrap_or(core::cmp::Ordering::Equal),
+        }
+    }
+
+    /// Whether `self` is a whole multiple of `step` (which is above zero).
+    fn is_multiple_of(self, step: Num) -> bool {
+        match (self, step) {
+            (Num::Int(a), Num::Int(b)) => b != 0 && a % b == 0,
+            (a, b) => {
+                let q = a.as_f64() / b.as_f64();
+                q.is_finite() && q == q.trunc()
+            }
+        }
+    }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Num::Int(i) => write!(f, "{i}"),
+            Num::Float(_, text) if !text.is_empty() => f.write_str(text),
+            Num::Float(x, _) => write!(f, "{x}"),
+        }
+    }
+}
+
+/// A `pattern`: an ECMA-262 regular expression as JSON Schema reads it (not anchored: it
+/// matches anywhere in the string), run by `regex-lite` (linear time in the string, whatever
+/// the pattern; `docs/rules.md#constraints` says which syntax stitch takes).
+///
+/// Only the derive makes one, with a pattern it checked at compile time; the engine's compiled
+/// form is built once, on first use, in a `static` of the generated code.
+#[derive(Clone, Copy, Debug)]
+pub struct Pattern {
+    source: &'static str,
+    escaped: &'static str,
+    #[cfg(feature = "pattern")]
+    compiled: fn() -> Option<&'static regex_lite::Regex>,
+}
+
+impl Pattern {
+    /// A pattern the derive checked: its text, the same JSON-escaped (for the schema), and
+    /// the function that compiles it once.
+    #[doc(hidden)]
+    #[cfg(feature = "pattern")]
+    pub const fn new(
+        source: &'static str,
+        escaped: &'static str,
+        compiled: fn() -> Option<&'static regex_lite::Regex>,
+    ) -> Pattern {
+        Pattern {
+            source,
+            escaped,
+            compiled,
+        }
+    }
+
+    /// The pattern as written.
+    pub const fn source(&self) -> &'static str {
+        self.source
+    }
+
+    /// The pattern JSON-escaped, as the schema holds it.
+    pub(crate) const fn escaped(&self) -> &'static str {
+        self.escaped
+    }
+
+    /// Whether `text` matches somewhere. A pattern the engine cannot compile (the derive
+    /// checked it with the same engine, so never in practice) matches nothing.
+    #[cfg(feature = "pattern")]
+    fn is_match(&self, text: &str) -> bool {
+        (self.compiled)().is_some_and(|regex| regex.is_match(text))
+    }
+
+    #[cfg(not(feature = "pattern"))]
+    fn is_match(&self, _: &str) -> bool {
+        // Without the feature no `Pattern` can be made (`Pattern::new` needs it).
+        true
+    }
+}
+
+/// Compiles `source` once into `cell` (the generated code's `static`).
+#[doc(hidden)]
+#[cfg(feature = "pattern")]
+pub fn compile_once(
+    cell: &'static std::sync::OnceLock<Option<regex_lite::Regex>>,
+    source: &str,
+) -> Option<&'static regex_lite::Regex> {
+    cell.get_or_init(|| regex_lite::Regex::new(source).ok())
+        .as_ref()
+}
+
+/// The constraints of one field on each number or string it holds (each item of a list, each
+/// value of a map). Every part is optional; [`Limits::NONE`] has none.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// `minimum`: the value is at least this.
+    pub minimum: Option<Num>,
+    /// `maximum`: the value is at most this.
+    pub maximum: Option<Num>,
+    /// `exclusiveMinimum`: the value is above this.
+    pub exclusive_minimum: Option<Num>,
+    /// `exclusiveMaximum`: the value is below this.
+    pub exclusive_maximum: Option<Num>,
+    /// `multipleOf`: the value divided by this is a whole number.
+    pub multiple_of: Option<Num>,
+    /// `minLength`, in Unicode code points (as JSON Schema counts).
+    pub min_length: Option<usize>,
+    /// `maxLength`, in Unicode code points.
+    pub max_length: Option<usize>,
+    /// `pattern`.
+    pub pattern: Option<Pattern>,
+}
+
+impl Limits {
+    /// No constraint.
+    pub const NONE: Limits = Limits {
+        minimum: None,
+        maximum: None,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+        multiple_of: None,
+        min_length: None,
+        max_length: None,
+        pattern: None,
+    };
+
+    /// Whether any number constraint is set.
+    pub const fn on_numbers(&self) -> bool {
+        self.minimum.is_some()
+            || self.maximum.is_some()
+            || self.exclusive_minimum.is_some()
+            || self.exclusive_maximum.is_some()
+            || self.multiple_of.is_some()
+    }
+
+    /// Whether any string constraint is set.
+    pub const fn on_strings(&self) -> bool {
+        self.min_length.is_some() || self.max_length.is_some() || self.pattern.is_some()
+    }
+
+    /// The first constraint `value` breaks, in the order the keywords are listed above; `None`
+    /// when it keeps them all or is neither a number nor a string.
+    pub fn broken<'v>(&'v self, value: &'v Value) -> Option<Broken<'v>> {
+        match value {
+            Value::Number(sent) if self.on_numbers() => {
+                let n = Num::from_json(sent)?;
+                self.broken_number(n).map(|(why, bound)| Broken::Number {
+                    value: sent,
+                    why,
+                    bound,
+                })
+            }
+            Value::String(s) if self.on_strings() => self.broken_string(s),
+            _ => None,
+        }
+    }
+
+    fn broken_number(&self, n: Num) -> Option<(NumberRule, Num)> {
+        use core::cmp::Ordering::{Greater, Less};
+        if let Some(min) = self.minimum {
+            if n.cmp(min) == Less {
+                return Some((NumberRule::Minimum, min));
+            }
+        }
+        if let Some(max) = self.maximum {
+            if n.cmp(max) == Greater {
+                return Some((NumberRule::Maximum, max));
+            }
+        }
+        if let Some(min) = self.exclusive_minimum {
+            if n.cmp(min) != Greater {
+                return Some((NumberRule::ExclusiveMinimum, min));
+            }
+        }
+        if let Some(max) = self.exclusive_maximum {
+            if n.cmp(max) != Less {
+                return Some((NumberRule::ExclusiveMaximum, max));
+            }
+        }
+        if let Some(step) = self.multiple_of {
+            if !n.is_multiple_of(step) {
+                return Some((NumberRule::MultipleOf, step));
+            }
+        }
+        None
+    }
+
+    fn broken_string<'v>(&'v self, s: &'v str) -> Option<Broken<'v>> {
+        if self.min_length.is_some() || self.max_length.is_some() {
+            let len = s.chars().count();
+            if let Some(min) = self.min_length.filter(|&min| len < min) {
+                return Some(Broken::Length {
+                    text: s,
+                    len,
+                    min: true,
+                    bound: min,
+                });
+            }
+            if let Some(max) = self.max_length.filter(|&max| len > max) {
+                return Some(Broken::Length {
+                    text: s,
+                    len,
+                    min: false,
+                    bound: max,
+                });
+            }
+        }
+        match &self.pattern {
+            Some(pattern) if !pattern.is_match(s) => Some(Broken::Pattern {
+                text: s,
+                source: pattern.source,
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// Which number constraint a value breaks.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub enum NumberRule {
+    #[allow(missing_docs)]
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+    MultipleOf,
+}
+
+/// A constraint a value breaks; its `Display` is the reason an issue gives
+/// (`0 is less than the minimum of 1`).
+#[derive(Debug)]
+pub enum Broken<'v> {
+    /// A number out of range, or not a multiple.
+    #[doc(hidden)]
+    Number {
+        value: &'v Number,
+        why: NumberRule,
+        bound: Num,
+    },
+    /// A string too short (`min`) or too long.
+    #[doc(hidden)]
+    Length {
+        text: &'v str,
+        len: usize,
+        min: bool,
+        bound: usize,
+    },
+    /// A string the pattern does not match.
+    #[doc(hidden)]
+    Pattern { text: &'v str, source: &'v str },
+}
+
+/// Strings longer than this are named by their length in a message, not quoted.
+const QUOTED: usize = 40;
+
+/// A string as a message shows it: quoted (JSON-escaped) when short, else by its length.
+struct Shown<'v>(&'v str, usize);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.1 <= QUOTED {
+            match serde_json::to_string(self.0) {
+                Ok(quoted) => f.write_str(&quoted),
+                Err(_) => f.write_str("the string"),
+            }
+        } else {
+            write!(f, "a string of {} characters", self.1)
+        }
+    }
+}
+
+impl fmt::Display for Broken<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Broken::Number { value, why, bound } => match why {
+                NumberRule::Minimum => write!(f, "{value} is less than the minimum of {bound}"),
+                NumberRule::Maximum => write!(f, "{value} is greater than the maximum of {bound}"),
+                NumberRule::ExclusiveMinimum => write!(
+                    f,
+                    "{value} is not greater than the exclusive minimum of {bound}"
+                ),
+                NumberRule::ExclusiveMaximum => {
+                    write!(
+                        f,
+                        "{value} is not less than the exclusive maximum of {bound}"
+                    )
+                }
+                NumberRule::MultipleOf => write!(f, "{value} is not a multiple of {bound}"),
+            },
+            Broken::Length {
+                text,
+                len,
+                min,
+                bound,
+            } => {
+                let shown = Shown(text, *len);
+                let (word, side) = if *min {
+                    ("shorter", "minimum")
+                } else {
+                    ("longer", "maximum")
+                };
+                let unit = if *bound == 1 {
+                    "character"
+                } else {
+                    "characters"
+                };
+                write!(
+                    f,
+                    "{shown} is {word} than the {side} length of {bound} {unit}"
+                )
+            }
+            Broken::Pattern { text, source } => {
+                let shown = Shown(text, text.chars().count());
+                write!(f, "{shown} does not match the pattern `{source}`")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn reason(limits: &Limits, value: Value) -> Option<String> {
+        limits.broken(&value).map(|b| b.to_string())
+    }
+
+    #[test]
+    fn numbers_at_and_across_each_bound() {
+        let l = Limits {
+            minimum: Some(Num::Int(1)),
+            maximum: Some(Num::Int(3600)),
+            ..Limits::NONE
+        };
+        assert_eq!(reason(&l, json!(1)), None);
+        assert_eq!(reason(&l, json!(3600)), None);
+        assert_eq!(
+            reason(&l, json!(0)).as_deref(),
+            Some("0 is less than the minimum of 1")
+        );
+        assert_eq!(
+            reason(&l, json!(3601)).as_deref(),
+            Some("3601 is greater than the maximum of 3600")
+        );
+        assert_eq!(
+            reason(&l, json!(0.5)).as_deref(),
+            Some("0.5 is less than the minimum of 1")
+        );
+        let x = Limits {
+            exclusive_minimum: Some(Num::Float(0.5, "0.5")),
+            exclusive_maximum: Some(Num::Int(2)),
+            multiple_of: Some(Num::Float(0.25, "0.25")),
+            ..Limits::NONE
+        };
+        assert_eq!(reason(&x, json!(0.75)), None);
+        assert_eq!(
+            reason(&x, json!(0.5)).as_deref(),
+            Some("0.5 is not greater than the exclusive minimum of 0.5")
+        );
+        assert_eq!(
+            reason(&x, json!(2)).as_deref(),
+            Some("2 is not less than the exclusive maximum of 2")
+        );
+        assert_eq!(
+            reason(&x, json!(1.1)).as_deref(),
+            Some("1.1 is not a multiple of 0.25")
+        );
+        // Integers beyond 2^53 compare exactly.
+        let big = Limits {
+            maximum: Some(Num::Int(9_007_199_254_740_993)),
+            ..Limits::NONE
+        };
+        assert_eq!(reason(&big, json!(9_007_199_254_740_993u64)), None);
+        assert!(reason(&big, json!(9_007_199_254_740_994u64)).is_some());
+    }
+
+    #[test]
+    fn lengths_count_code_points_and_long_strings_are_not_quoted() {
+        let l = Limits {
+            min_length: Some(2),
+            max_length: Some(3),
+            ..Limits::NONE
+        };
+        assert_eq!(reason(&l, json!("éé")), None);
+        assert_eq!(reason(&l, json!("日本語")), None);
+        assert_eq!(
+            reason(&l, json!("é")).as_deref(),
+            Some("\"é\" is shorter than the minimum length of 2 characters")
+        );
+        let long = "x".repeat(50);
+        assert_eq!(
+            reason(&l, json!(long)).as_deref(),
+            Some("a string of 50 characters is longer than the maximum length of 3 characters")
+        );
+        // Another kind is the type's business.
+        assert_eq!(reason(&l, json!(5)), None);
+    }
+
+    #[cfg(feature = "pattern")]
+    #[test]
+    fn patterns_match_anywhere() {
+        fn lower() -> Option<&'static regex_lite::Regex> {
+            static CELL: std::sync::OnceLock<Option<regex_lite::Regex>> =
+                std::sync::OnceLock::new();
+            compile_once(&CELL, "^[a-z]+$")
+        }
+        fn b() -> Option<&'static regex_lite::Regex> {
+            static CELL: std::sync::OnceLock<Option<regex_lite::Regex>> =
+                std::sync::OnceLock::new();
+            compile_once(&CELL, "b")
+        }
+        let l = Limits {
+            pattern: Some(Pattern::new("^[a-z]+$", "^[a-z]+$", lower)),
+            ..Limits::NONE
+        };
+        assert_eq!(reason(&l, json!("abc")), None);
+        assert_eq!(
+            reason(&l, json!("Abc")).as_deref(),
+            Some("\"Abc\" does not match the pattern `^[a-z]+$`")
+        );
+        let anywhere = Limits {
+            pattern: Some(Pattern::new("b", "b", b)),
+            ..Limits::NONE
+        };
+        assert_eq!(reason(&anywhere, json!("abc")), None);
+    }
+}
