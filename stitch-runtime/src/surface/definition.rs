@@ -229,12 +229,18 @@ fn function(name: &str, description: Option<String>, parameters: Value, strict: 
 }
 
 /// Keywords OpenAI's strict mode does not accept; they are dropped.
-const NOT_IN_STRICT: &[&str] = &[
-    "default",
-    "uniqueItems",
-    "minLength",
-    "maxLength",
-    "$anchor",
+const NOT_IN_STRICT: &[&str] = &["default", "uniqueItems", "$anchor"];
+
+/// The value constraints OpenAI's strict mode states (its "Supported schemas" page lists
+/// `pattern`, `multipleOf`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`);
+/// string lengths are not listed, so they move into the description.
+const STRICT_STATES: &[&str] = &[
+    "pattern",
+    "multipleOf",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
 ];
 
 /// Rewrites a schema for OpenAI's strict mode: every property is required, an optional one
@@ -328,6 +334,7 @@ fn strict_in(schema: &mut Value) {
     for key in NOT_IN_STRICT {
         object.remove(*key);
     }
+    crate::surface::unstated::unstated(object, STRICT_STATES);
     if let Some(one_of) = object.remove("oneOf") {
         object.insert("anyOf".to_owned(), one_of);
     }

@@ -7,3 +7,4 @@ pub mod definition;
 pub(crate) mod providers;
 #[cfg(feature = "schemars")]
 pub(crate) mod schemars;
+pub(crate) mod unstated;

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::subset::{note, range};
+use crate::surface::unstated::unstated;
 
 /// Keywords Gemini's JSON Schema fields take (Gemini API reference, `responseJsonSchema`, which
 /// `parametersJsonSchema` shares); anything else is dropped.
@@ -118,14 +118,7 @@ fn gemini_json_node(node: &Value) -> Value {
             out.insert("maxItems".to_owned(), json!(n));
         }
     }
-    let lengths = range(
-        out.get("minLength"),
-        out.get("maxLength"),
-        Some(("character", "characters")),
-    );
-    if let Some(text) = lengths {
-        note(&mut out, &text);
-    }
+    unstated(&mut out, &["minimum", "maximum"]);
     out.retain(|k, _| GEMINI_JSON_KEYWORDS.contains(&k.as_str()));
     Value::Object(out)
 }

@@ -5,6 +5,7 @@
 use serde_json::{json, Map, Value};
 
 use super::UNROLL_DEPTH;
+use crate::surface::unstated::{note, range, unstated};
 use crate::ToolArgs;
 
 /// The subset to write.
@@ -370,35 +371,6 @@ fn tuple(out: &mut Map<String, Value>, path: &str, format: &str) -> Result<Optio
     Ok(Some(n))
 }
 
-/// Appends `note` to the description in `out`.
-pub(super) fn note(out: &mut Map<String, Value>, note: &str) {
-    let text = match out.get("description").and_then(Value::as_str) {
-        Some(d) if !d.is_empty() => format!("{d} {note}"),
-        _ => note.to_owned(),
-    };
-    out.insert("description".to_owned(), Value::String(text));
-}
-
-/// "From 0 to 255.", "At most 20 items.", "Exactly 1 character.": the bounds a format cannot
-/// state, as text.
-pub(super) fn range(
-    min: Option<&Value>,
-    max: Option<&Value>,
-    unit: Option<(&str, &str)>,
-) -> Option<String> {
-    let with_unit = |n: &Value| match unit {
-        Some((one, many)) => format!("{n} {}", if n == &json!(1) { one } else { many }),
-        None => n.to_string(),
-    };
-    Some(match (min, max) {
-        (Some(a), Some(b)) if a == b => format!("Exactly {}.", with_unit(a)),
-        (Some(a), Some(b)) => format!("From {a} to {}.", with_unit(b)),
-        (Some(a), None) => format!("At least {}.", with_unit(a)),
-        (None, Some(b)) => format!("At most {}.", with_unit(b)),
-        (None, None) => return None,
-    })
-}
-
 /// Drops `format` unless it is one of `allowed`.
 fn keep_format(out: &mut Map<String, Value>, allowed: &[&str]) {
     let known = out
@@ -456,12 +428,7 @@ fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Neve
         out.insert("additionalProperties".to_owned(), Value::Bool(false));
     }
     // Bounds strict mode refuses, kept as text.
-    let numbers = range(out.get("minimum"), out.get("maximum"), None);
-    let lengths = range(
-        out.get("minLength"),
-        out.get("maxLength"),
-        Some(("character", "characters")),
-    );
+    unstated(&mut out, &["pattern"]);
     let min_items = out.get("minItems").and_then(Value::as_u64).unwrap_or(0);
     let items = if min_items > 1 || out.contains_key("maxItems") {
         range(
@@ -472,7 +439,7 @@ fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Neve
     } else {
         None
     };
-    for text in [numbers, lengths, items].into_iter().flatten() {
+    if let Some(text) = items {
         note(&mut out, &text);
     }
     if min_items > 1 {
@@ -585,6 +552,10 @@ fn gemini_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Never> 
         out.extend(any);
     }
     keep_format(&mut out, GEMINI_FORMATS);
+    unstated(
+        &mut out,
+        &["minimum", "maximum", "minLength", "maxLength", "pattern"],
+    );
     out.retain(|k, _| GEMINI_KEYWORDS.contains(&k.as_str()));
     Ok(Value::Object(out))
 }

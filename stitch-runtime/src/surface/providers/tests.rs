@@ -101,7 +101,7 @@ fn null_becomes_nullable_for_gemini() {
 }
 
 #[test]
-fn keywords_outside_a_subset_are_dropped() {
+fn keywords_outside_a_subset_are_dropped_and_constraints_said_in_words() {
     let raw = json!({
         "type": "object",
         "properties": {
@@ -119,14 +119,17 @@ fn keywords_outside_a_subset_are_dropped() {
         g["properties"]["id"],
         json!({"type": "string", "pattern": "^[a-f0-9-]+$"})
     );
-    assert_eq!(g["properties"]["n"], json!({"type": "number"}));
+    assert_eq!(
+        g["properties"]["n"],
+        json!({"type": "number", "description": "Greater than 0. A multiple of 0.5."})
+    );
     let a = anthropic(raw.clone());
     assert_eq!(a["properties"]["id"]["format"], "uuid");
     assert!(a["properties"]["when"].get("x-extra").is_none());
     let j = gemini_json(&raw);
     assert_eq!(
         j["properties"]["id"],
-        json!({"type": "string", "format": "uuid"})
+        json!({"type": "string", "format": "uuid", "description": "Matches the pattern `^[a-f0-9-]+$`."})
     );
 }
 
