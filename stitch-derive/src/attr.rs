@@ -8,7 +8,7 @@ use syn::spanned::Spanned as _;
 use crate::ctxt::Ctxt;
 
 const CONTAINER_KEYS: &str = "`crate`, `description`, `lenient_scalars`";
-const FIELD_KEYS: &str = "`description`, `exclusive_maximum`, `exclusive_minimum`, `lenient_scalars`, `max_items`, `max_length`, `maximum`, `min_items`, `min_length`, `minimum`, `multiple_of`, `opaque`, `pattern`, `schema`";
+const FIELD_KEYS: &str = "`description`, `exclusive_maximum`, `exclusive_minimum`, `format`, `lenient_scalars`, `max_items`, `max_length`, `maximum`, `min_items`, `min_length`, `minimum`, `multiple_of`, `opaque`, `pattern`, `schema`";
 
 /// A value with the span of the token it came from.
 #[derive(Clone, Debug)]

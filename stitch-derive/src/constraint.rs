@@ -59,6 +59,8 @@ pub struct Constraints {
     pub min_length: Option<Spanned<usize>>,
     pub max_length: Option<Spanned<usize>>,
     pub pattern: Option<Spanned<String>>,
+    /// Advertised only.
+    pub format: Option<Spanned<String>>,
 }
 
 impl Constraints {
@@ -73,14 +75,19 @@ impl Constraints {
         ]
     }
 
-    /// Whether any constraint is set.
+    /// Whether any constraint is set (`format` included).
     pub fn any(&self) -> bool {
+        self.checked() || self.format.is_some()
+    }
+
+    /// Whether any constraint the walk checks is set (all but `format`).
+    pub fn checked(&self) -> bool {
         self.first_number().is_some() || self.first_string().is_some()
     }
 
     /// The first constraint written, in the order of the keys listed here.
     pub fn first(&self) -> Option<(&'static str, Span)> {
-        [self.first_number(), self.first_string()]
+        [self.first_number(), self.first_textual()]
             .into_iter()
             .flatten()
             .next()
@@ -104,6 +111,12 @@ impl Constraints {
         .into_iter()
         .filter_map(|(key, span)| span.map(|span| (key, span)))
         .next()
+    }
+
+    /// The first string constraint or `format`.
+    fn first_textual(&self) -> Option<(&'static str, Span)> {
+        self.first_string()
+            .or_else(|| self.format.as_ref().map(|f| ("format", f.span)))
     }
 
     /// Reads `meta` when its key is a constraint: `Ok(false)` when it is another key.
@@ -136,6 +149,28 @@ impl Constraints {
                 )?;
                 let parsed = parsed.filter(|p| pattern_ok(cx, p));
                 crate::attr::store(cx, meta, &mut self.pattern, parsed);
+                return Ok(true);
+            }
+            "format" => {
+                let parsed = crate::attr::parse_text(cx, meta, "format", "format = \"email\"")?;
+                let parsed = parsed.filter(|f| {
+                    let known = FORMATS.contains(&f.value.as_str());
+                    if !known {
+                        cx.syn_error(syn::Error::new(
+                            f.span,
+                            format!(
+                                "unknown `format`; expected one of {}",
+                                FORMATS
+                                    .iter()
+                                    .map(|f| format!("`{f}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        ));
+                    }
+                    known
+                });
+                crate::attr::store(cx, meta, &mut self.format, parsed);
                 return Ok(true);
             }
             _ => return Ok(false),
@@ -240,6 +275,13 @@ impl Constraints {
             num(&self.multiple_of),
         );
         let (min_len, max_len) = (count(&self.min_length), count(&self.max_length));
+        let format = match &self.format {
+            Some(f) => {
+                let f = &f.value;
+                quote!(_stitch::core::option::Option::Some(#f))
+            }
+            None => quote!(_stitch::core::option::Option::None),
+        };
         let pattern = match &self.pattern {
             Some(p) => {
                 let source = &p.value;
@@ -265,11 +307,27 @@ impl Constraints {
                 min_length: #min_len,
                 max_length: #max_len,
                 pattern: #pattern,
+                format: #format,
             };
             &LIMITS
         }))
     }
 }
+
+/// The string formats `format` takes: those JSON Schema defines that the providers' strict
+/// modes list (OpenAI's and Anthropic's), advertised only.
+const FORMATS: &[&str] = &[
+    "date",
+    "date-time",
+    "duration",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "time",
+    "uri",
+    "uuid",
+];
 
 fn zero() -> Bound {
     Bound {
@@ -503,7 +561,7 @@ fn field_asserts(field: &Field, limits: &Constraints) -> TokenStream {
             });
         }
     }
-    if let Some((key, span)) = limits.first_string() {
+    if let Some((key, span)) = limits.first_textual() {
         let message = format!(
             "`{key}` applies only to a string field (`String`, `PathBuf`, or a list, map or `Option` of them), not `{shown}`"
         );

@@ -140,7 +140,7 @@ fn every_mistake_is_reported_in_one_pass() {
         messages,
         [
             "unknown `stitch` attribute `color`; expected one of `crate`, `description`, `lenient_scalars`",
-            "unknown `stitch` attribute `colour`; expected one of `description`, `exclusive_maximum`, `exclusive_minimum`, `lenient_scalars`, `max_items`, `max_length`, `maximum`, `min_items`, `min_length`, `minimum`, `multiple_of`, `opaque`, `pattern`, `schema`",
+            "unknown `stitch` attribute `colour`; expected one of `description`, `exclusive_maximum`, `exclusive_minimum`, `format`, `lenient_scalars`, `max_items`, `max_length`, `maximum`, `min_items`, `min_length`, `minimum`, `multiple_of`, `opaque`, `pattern`, `schema`",
             "expected an integer literal for `max_items`, as in `max_items = 20`",
             "duplicate `stitch` attribute `max_items`",
             "`max_items = 2` is less than `min_items = 3`; no list could satisfy both",

@@ -170,6 +170,9 @@ pub struct Limits {
     pub max_length: Option<usize>,
     /// `pattern`.
     pub pattern: Option<Pattern>,
+    /// `format` (`email`, `date-time`, `uuid`, …): advertised in the schema, never checked
+    /// (`docs/rules.md#constraints` says why).
+    pub format: Option<&'static str>,
 }
 
 impl Limits {
@@ -183,6 +186,7 @@ impl Limits {
         min_length: None,
         max_length: None,
         pattern: None,
+        format: None,
     };
 
     /// Whether any number constraint is set.

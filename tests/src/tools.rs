@@ -222,3 +222,32 @@ pub enum ManyOrOne {
     /// One string.
     One(String),
 }
+
+/// Run a job on a schedule.
+// Every value constraint stitch knows, on the kinds of field they apply to
+// (`docs/rules.md#constraints`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToolArgs)]
+pub struct Schedule {
+    /// The job's name: lowercase letters, digits and dashes.
+    #[stitch(min_length = 1, max_length = 32, pattern = "^[a-z0-9-]+$")]
+    pub name: String,
+    /// Seconds before the job is stopped.
+    #[stitch(minimum = 1, maximum = 3600)]
+    pub timeout_secs: u32,
+    /// Minutes between runs, in steps of 5.
+    #[stitch(exclusive_minimum = 0, multiple_of = 5)]
+    #[serde(default)]
+    pub every_minutes: Option<u16>,
+    /// The share of the machine it may use.
+    #[stitch(exclusive_minimum = 0, exclusive_maximum = 1)]
+    #[serde(default)]
+    pub share: Option<f64>,
+    /// Labels, one or many, in lowercase.
+    #[stitch(max_items = 5, min_length = 2, max_length = 16, pattern = "^[a-z]+$")]
+    #[serde(default)]
+    pub tags: Option<OneOrMany<String>>,
+    /// Seconds to wait before each retry.
+    #[stitch(maximum = 600)]
+    #[serde(default)]
+    pub retry_delays: Vec<u32>,
+}

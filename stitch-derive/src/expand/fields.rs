@@ -70,6 +70,9 @@ pub(super) fn field_walk(field: &Field, item: TokenStream, at: TokenStream) -> T
 /// { let __limits = __cx.set_limits(Some(&LIMITS)); /* walk */; __cx.set_limits(__limits); }
 /// ```
 pub(super) fn limited(field: &Field, walk: TokenStream) -> TokenStream {
+    if !field.attrs.limits.checked() {
+        return walk;
+    }
     match field.attrs.limits.limits() {
         None => walk,
         Some(limits) => quote!({
@@ -400,7 +403,7 @@ pub(super) fn bounds_checks(fields: &[(&Field, TokenStream)]) -> TokenStream {
         .iter()
         .filter(|(f, _)| f.walked())
         .map(|(field, access)| {
-            if field.attrs.limits.any() {
+            if field.attrs.limits.checked() {
                 // Constraints are checked by the walk: the full path (`docs/rules.md#constraints`).
                 return quote!(&&false);
             }

@@ -125,7 +125,7 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
     let bounds = inherited_bounds(field);
     let walk = super::fields::limited(field, quote!(#coerce::walk(__value, __cx, __at, #bounds)));
     let walk = walk_fn(walk);
-    let hold = if field.attrs.limits.any() {
+    let hold = if field.attrs.limits.checked() {
         // Constraints are checked by the walk: the full path.
         quote!(false)
     } else {

@@ -343,3 +343,34 @@ fn the_input_schema_carries_the_keywords() {
         json!({"type": "integer", "minimum": 0, "maximum": 10})
     );
 }
+
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+struct Contact {
+    #[stitch(format = "email", max_length = 64)]
+    email: String,
+    #[stitch(format = "date-time")]
+    #[serde(default)]
+    since: Option<String>,
+}
+
+#[test]
+fn format_is_advertised_and_not_checked() {
+    let schema: Value = serde_json::from_str(Contact::INPUT_SCHEMA).unwrap();
+    assert_eq!(
+        schema["properties"]["email"],
+        json!({"type": "string", "maxLength": 64, "format": "email"})
+    );
+    assert_eq!(schema["properties"]["since"]["format"], "date-time");
+    // Not an email, not a date: accepted, as the rules say (the tool parses them).
+    let c = accepted::<Contact>(json!({"email": "not an email", "since": "yesterday"}));
+    assert_eq!(c.email, "not an email");
+    // The other constraints beside it are checked.
+    let long = format!("{}@example.com", "a".repeat(60));
+    refused::<Contact>(
+        json!({"email": long}),
+        &[(
+            "email",
+            "email: a string of 72 characters is longer than the maximum length of 64 characters",
+        )],
+    );
+}

@@ -468,6 +468,10 @@ impl Writer<'_> {
             self.key(first, "pattern");
             self.string(pattern.escaped());
         }
+        if let Some(format) = limits.format {
+            self.key(first, "format");
+            self.string(format);
+        }
     }
 
     const fn typed(&mut self, extras: Extras, ty: &str) {

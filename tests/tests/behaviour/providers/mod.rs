@@ -248,6 +248,7 @@ fn golden_definitions() {
     golden_not_strict::<Edit>("edit", "a map (an object with open keys");
     golden_not_strict::<Act>("act", "a map (an object with open keys");
     golden_strict::<Tree>("tree");
+    golden_strict::<stitch_tests::tools::Schedule>("schedule");
 }
 
 // --- The envelopes ----------------------------------------------------------------------

@@ -191,6 +191,7 @@ fn strict_surfaces<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>(
     all
 }
 
+mod constraints;
 mod generator;
 
 use generator::*;

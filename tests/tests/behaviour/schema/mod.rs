@@ -52,6 +52,7 @@ fn golden_schemas() {
     golden::<Search>("search");
     golden::<Edit>("edit");
     golden::<Act>("act");
+    golden::<stitch_tests::tools::Schedule>("schedule");
 }
 
 #[test]
