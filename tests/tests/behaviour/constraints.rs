@@ -374,3 +374,55 @@ fn format_is_advertised_and_not_checked() {
         )],
     );
 }
+
+/// README's "Constraints" example, as written there.
+#[test]
+fn the_readme_example_holds() {
+    let readme = include_str!("../../../README.md");
+    let start = readme
+        .find("## Constraints: ranges, lengths, patterns")
+        .unwrap();
+    let block = &readme[start..];
+    let code = &block[block.find("```rust\n").unwrap() + 8..];
+    let code = &code[..code.find("```").unwrap()];
+    assert!(code.contains(
+        r##"Schedule::from_json(r#"{"name":"Nightly","timeout_secs":0,"tags":["ci","CD"]}"#)"##
+    ));
+
+    /// Run a job on a schedule.
+    #[derive(Debug, serde::Deserialize, ToolArgs)]
+    #[allow(dead_code)]
+    struct Schedule {
+        /// The job's name.
+        #[stitch(min_length = 1, max_length = 32, pattern = "^[a-z0-9-]+$")]
+        name: String,
+        /// Seconds before the job is stopped.
+        #[stitch(minimum = 1, maximum = 3600)]
+        timeout_secs: u32,
+        /// Minutes between runs.
+        #[stitch(exclusive_minimum = 0, multiple_of = 5)]
+        #[serde(default)]
+        every_minutes: Option<u16>,
+        /// Labels, one or many, in lowercase.
+        #[stitch(max_items = 5, pattern = "^[a-z]+$")]
+        #[serde(default)]
+        tags: Option<OneOrMany<String>>,
+    }
+    for line in [
+        "#[stitch(min_length = 1, max_length = 32, pattern = \"^[a-z0-9-]+$\")]",
+        "#[stitch(minimum = 1, maximum = 3600)]",
+        "#[stitch(exclusive_minimum = 0, multiple_of = 5)]",
+        "#[stitch(max_items = 5, pattern = \"^[a-z]+$\")]",
+    ] {
+        assert!(code.contains(line), "README lost {line}");
+    }
+    let err = Schedule::from_json(r#"{"name":"Nightly","timeout_secs":0,"tags":["ci","CD"]}"#)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "name: \"Nightly\" does not match the pattern `^[a-z0-9-]+$`\n\
+         timeout_secs: 0 is less than the minimum of 1\n\
+         tags.1: \"CD\" does not match the pattern `^[a-z]+$`"
+    );
+    assert!(code.contains(r#"timeout_secs: 0 is less than the minimum of 1\n\"#));
+}
