@@ -19,6 +19,8 @@
 //!
 //! - `sse`: server-sent events read and written;
 //! - `guard`: the `Host` and `Origin` allow-list;
+//! - `upstream_client`: what `--upstream`, `--header` and `--ca-file` ask for, and the HTTP
+//!   client (TLS: rustls with `ring`);
 //! - `upstream`: a session with a remote server, the server side of a routing;
 //! - `session`: one `--listen` session, its server and the streams its messages go out on;
 //! - `listen`: the HTTP server and its sessions;
@@ -40,3 +42,4 @@ pub mod signal;
 pub mod sse;
 pub mod tools;
 pub mod upstream;
+pub mod upstream_client;

@@ -10,11 +10,8 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{self, HeaderName, HeaderValue};
-use hyper::{Method, Request, Response, StatusCode, Uri};
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::oneshot;
 use tokio::task::JoinSet;
@@ -23,10 +20,7 @@ use crate::log::log;
 use crate::message::{self, Id, Message};
 use crate::proxy::{Out, Proxy, SERVER_GONE};
 use crate::sse;
-
-/// The HTTP client every session shares: HTTP/1.1, plain or TLS (rustls with `ring`, the
-/// Mozilla roots of `webpki-roots`).
-pub type HttpClient = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
+use crate::upstream_client::{describe, Config, HttpClient};
 
 /// The largest JSON answer read from the server: 64 MiB.
 const MAX_ANSWER: usize = 64 << 20;
@@ -35,56 +29,6 @@ const MAX_ANSWER: usize = 64 << 20;
 const HEAD_WAIT: Duration = Duration::from_secs(1);
 /// How many times a broken stream is resumed in a row without an event between.
 const RESUMES: u32 = 5;
-
-/// What `--upstream` and `--header` ask for.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    pub uri: Uri,
-    pub headers: Vec<(HeaderName, HeaderValue)>,
-}
-
-impl Config {
-    /// Reads `--upstream URL`: `http://` or `https://` with a host.
-    pub fn parse_url(url: &str) -> Result<Uri, String> {
-        let uri: Uri = url
-            .parse()
-            .map_err(|error| format!("--upstream {url:?} is not a URL: {error}"))?;
-        match uri.scheme_str() {
-            Some("http" | "https") if uri.host().is_some() => Ok(uri),
-            _ => Err(format!(
-                "--upstream takes an http:// or https:// URL, not {url:?}"
-            )),
-        }
-    }
-
-    /// Reads `--header "Name: value"`.
-    pub fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
-        let Some((name, value)) = text.split_once(':') else {
-            return Err("--header takes \"Name: value\"".into());
-        };
-        let name = HeaderName::from_bytes(name.trim().as_bytes())
-            .map_err(|_| format!("--header: {:?} is not a header name", name.trim()))?;
-        let mut value = HeaderValue::from_str(value.trim())
-            .map_err(|_| format!("--header {name}: the value is not a header value"))?;
-        value.set_sensitive(true);
-        Ok((name, value))
-    }
-}
-
-/// Makes the shared client.
-pub fn client() -> Result<HttpClient, String> {
-    let mut http = HttpConnector::new();
-    http.enforce_http(false);
-    http.set_connect_timeout(Some(Duration::from_secs(10)));
-    http.set_nodelay(true);
-    let https = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
-        .map_err(|error| format!("TLS: {error}"))?
-        .https_or_http()
-        .enable_http1()
-        .wrap_connector(http);
-    Ok(Client::builder(TokioExecutor::new()).build(https))
-}
 
 /// One session with the upstream server, the server side of one [`Proxy`].
 pub struct Upstream {
@@ -223,6 +167,7 @@ impl Upstream {
         let response = match answer {
             Ok(response) => response,
             Err(error) => {
+                let error = describe(&error);
                 log!(Warn, "the upstream server cannot be reached: {error}");
                 self.fail(
                     &ids,
