@@ -69,7 +69,8 @@ Streamable HTTP:
                           roots
   --listen HOST:PORT      serve MCP clients over HTTP at http://HOST:PORT/mcp, each session
                           with its own server process (or its own --upstream session);
-                          PORT alone binds 127.0.0.1
+                          PORT alone binds 127.0.0.1; plain HTTP, its streams not
+                          resumable (no event ids)
   --path /PATH            the endpoint's path (default /mcp)
   --allow-host NAME       also accept requests whose Host or Origin names NAME (repeat for
                           more; default: localhost, 127.0.0.1 and ::1 only; * for any)

@@ -20,6 +20,9 @@ fn listen_keeps_the_clients_bytes_and_the_servers() {
     let reply = post(&listen.addr, Some(&session), clean);
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    // No event ids: --listen offers no resumable streams (ARCHITECTURE.md says why).
+    let body = String::from_utf8_lossy(&reply.body).into_owned();
+    assert!(!body.lines().any(|line| line.starts_with("id:")), "{body}");
     // The server's answer, exactly as it wrote it.
     assert_eq!(
         reply.events(),
