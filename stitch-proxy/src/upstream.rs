@@ -308,13 +308,25 @@ impl Upstream {
     }
 
     /// The GET stream: what the server sends outside any request, until the session ends;
-    /// resumed from the last event id when it breaks, and opened again in the new session
-    /// when the server has ended one (HTTP 404).
+    /// resumed from the last event id when it breaks. Given up after a 404 (the session is
+    /// gone, its events too) or [`RESUMES`] failures in a row (a server restarting, say), it
+    /// opens again in the next session, once a message has opened one.
     async fn listen(self: Arc<Self>) {
         let mut reopened = self.reopened.subscribe();
         let mut reader = sse::Reader::default();
         let mut failures = 0;
-        while failures < RESUMES {
+        loop {
+            if failures >= RESUMES {
+                log!(
+                    Debug,
+                    "the upstream's GET stream: waiting for a new session"
+                );
+                if reopened.changed().await.is_err() {
+                    return;
+                }
+                reader = sse::Reader::default();
+                failures = 0;
+            }
             let mut request = self.request(Method::GET, Bytes::new(), ACCEPT_GET);
             if let Some(last) = reader.last_id.as_deref() {
                 if let Ok(last) = HeaderValue::from_str(last) {
@@ -333,17 +345,8 @@ impl Upstream {
             };
             let status = response.status();
             if status == StatusCode::NOT_FOUND && in_session {
-                // The session is gone: its events too. The next message opens a new one.
-                log!(
-                    Debug,
-                    "the upstream's GET stream: HTTP 404, waiting for a new session"
-                );
-                drop(response);
-                if reopened.changed().await.is_err() {
-                    return;
-                }
-                reader = sse::Reader::default();
-                failures = 0;
+                log!(Debug, "the upstream's GET stream: HTTP 404");
+                failures = RESUMES;
                 continue;
             }
             if status == StatusCode::METHOD_NOT_ALLOWED {
