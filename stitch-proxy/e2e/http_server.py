@@ -4,8 +4,9 @@ HTTP end-to-end test (test_http.py).
     python http_server.py PORT WIRE_LOG
 
 Every POST body that reaches the server is appended to WIRE_LOG as one JSON line
-`{"authorization": <the Authorization header or null>, "body": <the body as text>}`, so the
-test sees exactly what reached the server's wire and with which credentials.
+`{"authorization": <the Authorization header or null>, "session": <the Mcp-Session-Id header
+or null>, "body": <the body as text>}`, so the test sees exactly what reached the server's
+wire, with which credentials and in which session.
 """
 
 import json
@@ -31,11 +32,13 @@ def recording(app, path: str):
         body = b"".join(chunks)
         headers = dict(scope["headers"])
         authorization = headers.get(b"authorization")
+        session = headers.get(b"mcp-session-id")
         with open(path, "a", encoding="utf-8") as log:
             log.write(
                 json.dumps(
                     {
                         "authorization": authorization.decode() if authorization else None,
+                        "session": session.decode() if session else None,
                         "body": body.decode("utf-8", "replace"),
                     }
                 )

@@ -4,7 +4,8 @@
 # reaches the server's wire: refusals, repairs, values left alone, progress and notifications,
 # and an error (not a hang) when the server dies mid-call. Then test_http.py does the same over
 # Streamable HTTP in each topology (http_server.py is the SDK's HTTP server with server.py's
-# tools), with two concurrent sessions, the Authorization header, and Host/Origin refused.
+# tools), with two concurrent sessions, the Authorization header, Host/Origin refused, and a
+# server restarted mid-session (the proxy opens a new session, unseen by the client).
 #
 #   stitch-proxy/e2e/run.sh
 #

@@ -9,7 +9,10 @@ either side of stitch-proxy, in each topology.
   server.py` (a stdio server): each session has its own child, and none is left afterwards;
   a foreign `Origin` and a foreign `Host` are refused with 403 and start nothing;
 - both: the SDK's HTTP client against `PROXY --listen … --upstream URL`, the client's own
-  `Authorization` reaching the server.
+  `Authorization` reaching the server;
+- a restarted server: `--upstream` in front of an http_server.py that is stopped and started
+  again mid-session; it answers the old session id with 404, and the proxy opens a new
+  session with the client's own `initialize` and sends the call again, unseen by the client.
 
 In each: a list written as text is refused by name and never reaches the server, JSON text is
 repaired on the server's wire, and progress and log notifications arrive in order. It ends
@@ -91,7 +94,8 @@ class Wire:
                 record = json.loads(line)
                 body = json.loads(record["body"])
                 for message in body if isinstance(body, list) else [body]:
-                    out.append({"authorization": record["authorization"], "message": message})
+                    out.append({"authorization": record["authorization"],
+                                "session": record["session"], "message": message})
             else:
                 out.append({"authorization": None, "message": json.loads(line)})
         return out
@@ -156,6 +160,66 @@ async def upstream(proxy: str, tmp: Path, server_url: str, wire: Wire):
     stderr = stderr_path.read_text(encoding="utf-8")
     assert "e2e-header-secret" not in stderr, "the Authorization value reached the log"
     assert "to view refused: paths" in stderr, stderr
+
+
+async def upstream_restarted(proxy: str, tmp: Path):
+    """The SDK's stdio client → stitch-proxy --upstream → an SDK HTTP server restarted between
+    two calls (it forgets its sessions: 404)."""
+    port = free_port()
+    wire = Wire(tmp / "restart-wire.jsonl", http=True)
+
+    def start():
+        process = subprocess.Popen(
+            [sys.executable, str(HERE / "http_server.py"), str(port), str(wire.path)], cwd=HERE
+        )
+        wait_for("the SDK's HTTP server", lambda: port_open(port) or process.poll() is not None)
+        assert process.poll() is None, "the SDK's HTTP server did not start"
+        return process
+
+    server = start()
+    params = StdioServerParameters(
+        command=proxy, args=["--log", "info", "--upstream", f"http://127.0.0.1:{port}/mcp"]
+    )
+    stderr_path = tmp / "restart-stderr.log"
+    try:
+        with open(stderr_path, "w", encoding="utf-8") as errlog:
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await asyncio.wait_for(session.initialize(), TIMEOUT)
+                    result = await asyncio.wait_for(
+                        session.call_tool("tag", {"tags": '["before"]'}), TIMEOUT
+                    )
+                    assert json.loads(only_text(result)) == {"tags": ["before"]}, result
+                    server.terminate()
+                    server.wait(10)
+                    server = start()
+                    result = await asyncio.wait_for(
+                        session.call_tool("tag", {"tags": '["after"]'}), TIMEOUT
+                    )
+                    assert not result.is_error, result
+                    assert json.loads(only_text(result)) == {"tags": ["after"]}, result
+                    # The rule still holds in the new session.
+                    result = await asyncio.wait_for(
+                        session.call_tool("view", {"paths": '["a.png"]'}), TIMEOUT
+                    )
+                    assert result.is_error and only_text(result) == f"paths {TEXT_LIST}", result
+    finally:
+        server.terminate()
+        server.wait(10)
+    records = wire.records()
+    initializes = [r for r in records if r["message"].get("method") == "initialize"]
+    assert len(initializes) == 2, initializes
+    first, again = initializes[0]["message"], initializes[1]["message"]
+    assert str(again["id"]).startswith("stitch-proxy-") and initializes[1]["session"] is None, again
+    assert again["params"] == first["params"], initializes
+    calls = [(r["session"], r["message"]["params"]["arguments"]) for r in records
+             if r["message"].get("method") == "tools/call"]
+    # The second call went in the old session (404), then once in the new one.
+    (old, before), (old_again, after), (new, retried) = calls
+    assert before == {"tags": ["before"]} and after == retried == {"tags": ["after"]}, calls
+    assert old == old_again and new not in (None, old), calls
+    stderr = stderr_path.read_text(encoding="utf-8")
+    assert "ended the session (HTTP 404): opening a new one" in stderr, stderr
 
 
 def start_listen(proxy: str, tmp: Path, name: str, args: list[str]):
@@ -301,6 +365,7 @@ async def run(proxy: str) -> int:
                 ("upstream", lambda: upstream(proxy, tmp, server_url, Wire(server_wire, http=True))),
                 ("listen_two_sessions", lambda: listen(proxy, tmp)),
                 ("both_sides_http", lambda: both(proxy, tmp, server_url, Wire(server_wire, http=True))),
+                ("upstream_server_restarted", lambda: upstream_restarted(proxy, tmp)),
             ]:
                 # Each test reads the server's log from its own start.
                 try:

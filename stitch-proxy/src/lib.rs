@@ -19,7 +19,10 @@
 //!
 //! - `sse`: server-sent events read and written;
 //! - `guard`: the `Host` and `Origin` allow-list;
-//! - `upstream`: a session with a remote server, the server side of a routing;
+//! - `upstream_client`: what `--upstream`, `--header` and `--ca-file` ask for, and the HTTP
+//!   client (TLS: rustls with `ring`);
+//! - `upstream`: a session with a remote server, the server side of a routing (`reopen.rs`:
+//!   a session the server ended, opened again);
 //! - `session`: one `--listen` session, its server and the streams its messages go out on;
 //! - `listen`: the HTTP server and its sessions;
 //! - `remote`: the runs of the HTTP modes.
@@ -40,3 +43,4 @@ pub mod signal;
 pub mod sse;
 pub mod tools;
 pub mod upstream;
+pub mod upstream_client;

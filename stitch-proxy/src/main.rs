@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! stitch-proxy [--log LEVEL] [--refuse-invalid] [--list-timeout SECONDS] -- <server command> [args…]
-//! stitch-proxy [options] --upstream URL [--header "Name: value"]…
+//! stitch-proxy [options] --upstream URL [--header "Name: value"]… [--ca-file PATH]
 //! stitch-proxy [options] --listen HOST:PORT [--path /mcp] -- <server command> [args…]
 //! stitch-proxy [options] --listen HOST:PORT --upstream URL
 //! ```
@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use stitch_proxy::listen::Settings;
 use stitch_proxy::remote;
-use stitch_proxy::upstream::Config;
+use stitch_proxy::upstream_client::Config;
 
 use stitch_proxy::log::{self, Level};
 use stitch_proxy::pipes;
@@ -43,7 +43,7 @@ macro_rules! log {
 
 const USAGE: &str = "\
 usage: stitch-proxy [options] -- <server command> [args…]
-       stitch-proxy [options] --upstream URL [--header \"Name: value\"]…
+       stitch-proxy [options] --upstream URL [--header \"Name: value\"]… [--ca-file PATH]
        stitch-proxy [options] --listen HOST:PORT [--path /mcp] -- <server command> [args…]
        stitch-proxy [options] --listen HOST:PORT --upstream URL [--header \"Name: value\"]…
 
@@ -64,9 +64,13 @@ Streamable HTTP:
   --upstream URL          the server is the remote MCP endpoint URL (http:// or https://)
   --header \"Name: value\"  a header sent to the upstream server with every request (repeat
                           for more); never logged
+  --ca-file PATH          also trust the certificates of this PEM file (a private CA, a
+                          self-signed server) for an https:// upstream, besides the Mozilla
+                          roots
   --listen HOST:PORT      serve MCP clients over HTTP at http://HOST:PORT/mcp, each session
                           with its own server process (or its own --upstream session);
-                          PORT alone binds 127.0.0.1
+                          PORT alone binds 127.0.0.1; plain HTTP, its streams not
+                          resumable (no event ids)
   --path /PATH            the endpoint's path (default /mcp)
   --allow-host NAME       also accept requests whose Host or Origin names NAME (repeat for
                           more; default: localhost, 127.0.0.1 and ::1 only; * for any)
@@ -120,10 +124,17 @@ fn listen_address(text: &str) -> Result<SocketAddr, String> {
         .ok_or_else(|| format!("--listen takes HOST:PORT, not {text:?}"))
 }
 
+/// The options read once `--upstream` is known (it may come after them).
+#[derive(Default)]
+struct ForUpstream {
+    headers: Vec<String>,
+    ca_file: Option<String>,
+}
+
 /// Reads an HTTP option; `Ok(false)` when `arg` is none of them.
 fn http_option(
     http: &mut Http,
-    headers: &mut Vec<String>,
+    later: &mut ForUpstream,
     arg: &str,
     args: &mut impl Iterator<Item = String>,
 ) -> Result<bool, String> {
@@ -132,9 +143,12 @@ fn http_option(
         http.upstream = Some(Config {
             uri,
             headers: Vec::new(),
+            ca: Vec::new(),
         });
     } else if let Some(header) = value_of("--header", arg, args) {
-        headers.push(header?);
+        later.headers.push(header?);
+    } else if let Some(path) = value_of("--ca-file", arg, args) {
+        later.ca_file = Some(path?);
     } else if let Some(address) = value_of("--listen", arg, args) {
         http.listen = Some(listen_address(&address?)?);
     } else if let Some(path) = value_of("--path", arg, args) {
@@ -171,16 +185,20 @@ fn finish(
     options: Options,
     command: Vec<String>,
     mut http: Http,
-    headers: Vec<String>,
+    later: ForUpstream,
 ) -> Result<Cli, String> {
-    match (&mut http.upstream, headers.is_empty()) {
-        (Some(config), _) => {
-            for header in &headers {
+    match &mut http.upstream {
+        Some(config) => {
+            for header in &later.headers {
                 config.headers.push(Config::parse_header(header)?);
             }
+            if let Some(path) = &later.ca_file {
+                config.ca = Config::read_ca_file(std::path::Path::new(path))?;
+            }
         }
-        (None, false) => return Err("--header needs --upstream".into()),
-        (None, true) => {}
+        None if !later.headers.is_empty() => return Err("--header needs --upstream".into()),
+        None if later.ca_file.is_some() => return Err("--ca-file needs --upstream".into()),
+        None => {}
     }
     let has_command = !command.is_empty();
     match (http.upstream.is_some(), http.listen.is_some(), has_command) {
@@ -217,9 +235,9 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     let mut level = Level::Warn;
     let mut options = Options::default();
     let mut http = Http::default();
-    let mut headers = Vec::new();
+    let mut later = ForUpstream::default();
     while let Some(arg) = args.next() {
-        if http_option(&mut http, &mut headers, &arg, &mut args)? {
+        if http_option(&mut http, &mut later, &arg, &mut args)? {
             continue;
         }
         if let Some(name) = value_of("--log", &arg, &mut args) {
@@ -242,18 +260,18 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
                 if command.is_empty() {
                     return Err("no server command after --".into());
                 }
-                return finish(level, options, command, http, headers);
+                return finish(level, options, command, http, later);
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             _ => {
                 // The server command may also come without `--` when it does not start
                 // with a dash.
                 let command = std::iter::once(arg).chain(args).collect();
-                return finish(level, options, command, http, headers);
+                return finish(level, options, command, http, later);
             }
         }
     }
-    finish(level, options, Vec::new(), http, headers)
+    finish(level, options, Vec::new(), http, later)
 }
 
 fn main() -> ExitCode {
@@ -455,6 +473,11 @@ mod tests {
             ("--upstream ftp://x", "http:// or https://"),
             ("--upstream http://x -- server", "not both"),
             ("--header A:b -- server", "--header needs --upstream"),
+            ("--ca-file ca.pem -- server", "--ca-file needs --upstream"),
+            (
+                "--ca-file /nonexistent/ca.pem --upstream https://x",
+                "--ca-file \"/nonexistent/ca.pem\": cannot be read",
+            ),
             ("--upstream http://x --header nocolon", "Name: value"),
             ("--listen 8080", "no server command"),
             ("--listen nowhere -- s", "HOST:PORT"),

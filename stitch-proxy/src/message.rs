@@ -340,6 +340,26 @@ pub fn splice(line: &[u8], range: Range<usize>, text: &str) -> Vec<u8> {
     out
 }
 
+/// The request `line` (without its line ending) with its `id` (the last, when it is sent
+/// twice, as routing reads it) replaced by `id`; every other byte as it was. `None` when the
+/// line is not an object with an id.
+pub fn with_id(line: &[u8], id: &Id) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(line).ok()?;
+    let Kind::Object(members) = raw::parse(text)?.kind else {
+        return None;
+    };
+    let span = members
+        .iter()
+        .rev()
+        .find(|m| m.key.value == "id")?
+        .value
+        .span
+        .clone();
+    let mut out = splice(line, span, &id.raw);
+    out.pop();
+    Some(out)
+}
+
 /// A `tools/list` result read from a response line; `None` when the line is not a result of
 /// that shape.
 pub fn list_page(line: &[u8]) -> Option<ListPage> {
@@ -529,6 +549,14 @@ mod tests {
             refusal,
             json!({"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"a\nb \u{2014}"}],"isError":true}})
         );
+        // A repeated initialize: only the (last) id changes, every other byte stays.
+        let init = br#"{ "id" : 1, "method":"initialize", "params":{"id":2}, "id":0 }"#;
+        assert_eq!(
+            with_id(init, &Id::own("own-1")).unwrap(),
+            br#"{ "id" : 1, "method":"initialize", "params":{"id":2}, "id":"own-1" }"#
+        );
+        assert_eq!(with_id(br#"{"method":"n"}"#, &Id::own("x")), None);
+        assert_eq!(with_id(b"[1]", &Id::own("x")), None);
         let error: Value = serde_json::from_slice(&error_line(None, -32700, "parse")).unwrap();
         assert_eq!(
             error,

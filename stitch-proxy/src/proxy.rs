@@ -170,6 +170,12 @@ impl Proxy {
         let _ = self.to_client.send(Out::Line(line));
     }
 
+    /// An id for a request the proxy makes outside the routing (`--upstream`'s repeated
+    /// `initialize`): the prefix no client picks, then `what`.
+    pub fn own_id(&self, what: &str) -> Id {
+        Id::own(&format!("{}{what}", self.own_prefix))
+    }
+
     /// One line from the client.
     pub fn client_sent(&self, line: Vec<u8>) {
         let body = message::trim_end(&line);

@@ -10,7 +10,8 @@ use crate::listen::{self, Settings};
 use crate::pipes;
 use crate::proxy::Options;
 use crate::session::{self, Backend};
-use crate::upstream::{self, Upstream};
+use crate::upstream::Upstream;
+use crate::upstream_client::{self, Config};
 
 fn runtime() -> io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
@@ -20,9 +21,9 @@ fn runtime() -> io::Result<tokio::runtime::Runtime> {
 
 /// `--upstream` alone: the client on this process's standard streams, the server the remote
 /// endpoint; ends when the client closes its side (the session is then ended with a `DELETE`).
-pub fn stdio_to_upstream(config: upstream::Config, options: Options) -> io::Result<()> {
+pub fn stdio_to_upstream(config: Config, options: Options) -> io::Result<()> {
     let runtime = runtime()?;
-    let client = upstream::client().map_err(io::Error::other)?;
+    let client = upstream_client::client(&config).map_err(io::Error::other)?;
     let (client_side, server_queue) = pipes::StdioClient::start(options, "the session ends")?;
     let lines = session::bridge(server_queue)?;
     let upstream = Upstream::new(client, Arc::new(config), Arc::clone(&client_side.proxy));
@@ -42,7 +43,7 @@ pub fn listen(
     let backend = match server {
         Server::Command(command) => Backend::Command(Arc::new(command)),
         Server::Upstream(config) => Backend::Upstream(
-            upstream::client().map_err(io::Error::other)?,
+            upstream_client::client(&config).map_err(io::Error::other)?,
             Arc::new(config),
         ),
     };
@@ -59,5 +60,5 @@ pub fn listen(
 /// What serves `--listen`'s sessions.
 pub enum Server {
     Command(Vec<String>),
-    Upstream(upstream::Config),
+    Upstream(Config),
 }

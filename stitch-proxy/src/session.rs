@@ -23,7 +23,8 @@ use crate::message::{self, Id, Message};
 use crate::pipes;
 use crate::proxy::{Options, Out, Proxy};
 use crate::sse;
-use crate::upstream::{self, Upstream};
+use crate::upstream::Upstream;
+use crate::upstream_client::{Config, HttpClient};
 
 /// How many messages wait for a GET stream at most; older ones are dropped beyond.
 const BACKLOG: usize = 1000;
@@ -36,7 +37,7 @@ pub enum Backend {
     /// A child process per session: the command and its arguments.
     Command(Arc<Vec<String>>),
     /// The `--upstream` server: one session there per session here.
-    Upstream(upstream::HttpClient, Arc<upstream::Config>),
+    Upstream(HttpClient, Arc<Config>),
 }
 
 /// A request of a POST: its id and the progress token it asked for, if any.

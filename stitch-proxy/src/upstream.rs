@@ -2,31 +2,29 @@
 //! (`--upstream URL`): each line the routing sends to the server is POSTed as it is; the
 //! answer, JSON or an SSE stream, comes back to the routing message by message; the GET
 //! stream carries what the server sends on its own, resumed with `Last-Event-ID` when it
-//! breaks; the session ends with a `DELETE`.
+//! breaks; a session the server has ended (HTTP 404) is opened again with the client's own
+//! `initialize` (`reopen.rs`); the session ends with a `DELETE`.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{self, HeaderName, HeaderValue};
-use hyper::{Method, Request, Response, StatusCode, Uri};
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
 use tokio::sync::mpsc::UnboundedReceiver;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 use tokio::task::JoinSet;
 
 use crate::log::log;
 use crate::message::{self, Id, Message};
 use crate::proxy::{Out, Proxy, SERVER_GONE};
 use crate::sse;
+use crate::upstream_client::{describe, Config, HttpClient};
 
-/// The HTTP client every session shares: HTTP/1.1, plain or TLS (rustls with `ring`, the
-/// Mozilla roots of `webpki-roots`).
-pub type HttpClient = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
+#[path = "reopen.rs"]
+mod reopen;
 
 /// The largest JSON answer read from the server: 64 MiB.
 const MAX_ANSWER: usize = 64 << 20;
@@ -35,55 +33,26 @@ const MAX_ANSWER: usize = 64 << 20;
 const HEAD_WAIT: Duration = Duration::from_secs(1);
 /// How many times a broken stream is resumed in a row without an event between.
 const RESUMES: u32 = 5;
+/// The header that names the session.
+const SESSION: &str = "mcp-session-id";
 
-/// What `--upstream` and `--header` ask for.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Config {
-    pub uri: Uri,
-    pub headers: Vec<(HeaderName, HeaderValue)>,
+/// What the client made of a request: its answer's head, or why none came.
+type Answer = Result<Response<Incoming>, hyper_util::client::legacy::Error>;
+
+/// The session the server opened: its id and the protocol version agreed, sent on every
+/// later request.
+#[derive(Clone, Default)]
+struct Opened {
+    id: Option<HeaderValue>,
+    version: Option<HeaderValue>,
 }
 
-impl Config {
-    /// Reads `--upstream URL`: `http://` or `https://` with a host.
-    pub fn parse_url(url: &str) -> Result<Uri, String> {
-        let uri: Uri = url
-            .parse()
-            .map_err(|error| format!("--upstream {url:?} is not a URL: {error}"))?;
-        match uri.scheme_str() {
-            Some("http" | "https") if uri.host().is_some() => Ok(uri),
-            _ => Err(format!(
-                "--upstream takes an http:// or https:// URL, not {url:?}"
-            )),
-        }
-    }
-
-    /// Reads `--header "Name: value"`.
-    pub fn parse_header(text: &str) -> Result<(HeaderName, HeaderValue), String> {
-        let Some((name, value)) = text.split_once(':') else {
-            return Err("--header takes \"Name: value\"".into());
-        };
-        let name = HeaderName::from_bytes(name.trim().as_bytes())
-            .map_err(|_| format!("--header: {:?} is not a header name", name.trim()))?;
-        let mut value = HeaderValue::from_str(value.trim())
-            .map_err(|_| format!("--header {name}: the value is not a header value"))?;
-        value.set_sensitive(true);
-        Ok((name, value))
-    }
-}
-
-/// Makes the shared client.
-pub fn client() -> Result<HttpClient, String> {
-    let mut http = HttpConnector::new();
-    http.enforce_http(false);
-    http.set_connect_timeout(Some(Duration::from_secs(10)));
-    http.set_nodelay(true);
-    let https = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
-        .map_err(|error| format!("TLS: {error}"))?
-        .https_or_http()
-        .enable_http1()
-        .wrap_connector(http);
-    Ok(Client::builder(TokioExecutor::new()).build(https))
+/// The client's `initialize` and `notifications/initialized` as it sent them: a new session
+/// opens with them when the server has ended one.
+#[derive(Clone, Default)]
+struct Opening {
+    initialize: Option<Bytes>,
+    initialized: Option<Bytes>,
 }
 
 /// One session with the upstream server, the server side of one [`Proxy`].
@@ -91,10 +60,21 @@ pub struct Upstream {
     client: HttpClient,
     config: Arc<Config>,
     proxy: Arc<Proxy>,
-    /// The session id the server gave at `initialize`, and the protocol version agreed.
-    session: Mutex<(Option<HeaderValue>, Option<HeaderValue>)>,
+    /// The session the server gave at `initialize`, or the one opened after it ended it.
+    session: Mutex<Opened>,
+    opening: Mutex<Opening>,
+    /// Held while a new session opens: one at a time, and one for each session lost.
+    reopening: tokio::sync::Mutex<()>,
+    /// How many times the session was opened again; the GET stream waits on it after a 404.
+    reopened: watch::Sender<u64>,
     /// `--listen` with `--upstream`: the `Authorization` the HTTP client sent last.
     pub authorization: Mutex<Option<HeaderValue>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Upstream {
@@ -103,17 +83,28 @@ impl Upstream {
             client,
             config,
             proxy,
-            session: Mutex::new((None, None)),
+            session: Mutex::default(),
+            opening: Mutex::default(),
+            reopening: tokio::sync::Mutex::new(()),
+            reopened: watch::Sender::new(0),
             authorization: Mutex::new(None),
         })
     }
 
-    fn session(&self) -> std::sync::MutexGuard<'_, (Option<HeaderValue>, Option<HeaderValue>)> {
-        self.session.lock().unwrap_or_else(|p| p.into_inner())
+    /// A request to the server in the current session.
+    fn request(&self, method: Method, body: Bytes, accept: &'static str) -> Request<Full<Bytes>> {
+        let opened = lock(&self.session).clone();
+        self.request_in(&opened, method, body, accept)
     }
 
-    /// A request to the server with the session's headers.
-    fn request(&self, method: Method, body: Bytes, accept: &'static str) -> Request<Full<Bytes>> {
+    /// A request to the server in session `opened` (none: an `initialize`).
+    fn request_in(
+        &self,
+        opened: &Opened,
+        method: Method,
+        body: Bytes,
+        accept: &'static str,
+    ) -> Request<Full<Bytes>> {
         let mut builder = Request::builder()
             .method(method.clone())
             .uri(self.config.uri.clone())
@@ -121,11 +112,10 @@ impl Upstream {
         if method == Method::POST {
             builder = builder.header(header::CONTENT_TYPE, "application/json");
         }
-        let (session, version) = self.session().clone();
-        if let Some(session) = session {
-            builder = builder.header("mcp-session-id", session);
+        if let Some(session) = &opened.id {
+            builder = builder.header(SESSION, session);
         }
-        if let Some(version) = version {
+        if let Some(version) = &opened.version {
             builder = builder.header("mcp-protocol-version", version);
         }
         let mut has_authorization = false;
@@ -134,8 +124,7 @@ impl Upstream {
             builder = builder.header(name, value);
         }
         if !has_authorization {
-            let authorization = self.authorization.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(value) = authorization.clone() {
+            if let Some(value) = lock(&self.authorization).clone() {
                 builder = builder.header(header::AUTHORIZATION, value);
             }
         }
@@ -178,9 +167,21 @@ impl Upstream {
     /// POSTs one line; returns whether it was an `initialize` that the server accepted (the
     /// GET stream may open then).
     async fn post(self: Arc<Self>, line: Vec<u8>, posts: &mut JoinSet<()>) -> bool {
-        let body = message::trim_end(&line);
-        let (ids, initialize) = match message::parse(body) {
-            Message::Request { id, method, .. } => (vec![id], method == "initialize"),
+        let body = Bytes::copy_from_slice(message::trim_end(&line));
+        let (ids, initialize) = match message::parse(&body) {
+            Message::Request { id, method, .. } => {
+                let initialize = method == "initialize";
+                if initialize {
+                    lock(&self.opening).initialize = Some(body.clone());
+                }
+                (vec![id], initialize)
+            }
+            Message::Notification { method, .. } => {
+                if method == "notifications/initialized" {
+                    lock(&self.opening).initialized = Some(body.clone());
+                }
+                (Vec::new(), false)
+            }
             Message::Batch(items) => (
                 items
                     .into_iter()
@@ -193,13 +194,13 @@ impl Upstream {
             ),
             _ => (Vec::new(), false),
         };
-        let request = self.request(Method::POST, Bytes::copy_from_slice(body), ACCEPT_POST);
         let (head_tx, head_rx) = oneshot::channel();
         let this = self.clone();
         let exchange = async move {
-            let answer = this.client.request(request).await;
-            let _ = head_tx.send(());
-            this.answer(answer, ids, initialize).await
+            match this.send(body, &ids, head_tx, initialize).await {
+                Some(answer) => this.answer(answer, ids, initialize).await,
+                None => false,
+            }
         };
         if initialize {
             // Everything after `initialize` needs the session it opens.
@@ -214,15 +215,11 @@ impl Upstream {
     }
 
     /// Reads the server's answer to a POST; returns whether it was a success.
-    async fn answer(
-        &self,
-        answer: Result<Response<Incoming>, hyper_util::client::legacy::Error>,
-        ids: Vec<Id>,
-        initialize: bool,
-    ) -> bool {
+    async fn answer(&self, answer: Answer, ids: Vec<Id>, initialize: bool) -> bool {
         let response = match answer {
             Ok(response) => response,
             Err(error) => {
+                let error = describe(&error);
                 log!(Warn, "the upstream server cannot be reached: {error}");
                 self.fail(
                     &ids,
@@ -233,13 +230,13 @@ impl Upstream {
         };
         let status = response.status();
         if initialize && status.is_success() {
-            if let Some(session) = response.headers().get("mcp-session-id") {
-                self.session().0 = Some(session.clone());
+            if let Some(session) = response.headers().get(SESSION) {
+                lock(&self.session).id = Some(session.clone());
             }
         }
         if !status.is_success() {
             log!(Warn, "the upstream server answered HTTP {status}");
-            let what = if status == StatusCode::NOT_FOUND && self.session().0.is_some() {
+            let what = if status == StatusCode::NOT_FOUND && lock(&self.session).id.is_some() {
                 "the upstream server ended the session (HTTP 404)".to_owned()
             } else {
                 format!("the upstream server answered HTTP {status}")
@@ -250,17 +247,16 @@ impl Upstream {
         if ids.is_empty() {
             return true;
         }
-        let event_stream = response
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.trim_start().starts_with("text/event-stream"));
+        let event_stream = is_event_stream(&response);
         let body = response.into_body();
         let mut waiting = ids;
         if event_stream {
             let mut reader = sse::Reader::default();
-            self.read_stream(body, &mut reader, &mut waiting, initialize)
-                .await;
+            read_events(body, &mut reader, &mut |data| {
+                self.deliver(data, &mut waiting, initialize);
+                true
+            })
+            .await;
             self.resume(reader, &mut waiting, initialize).await;
         } else {
             match Limited::new(body, MAX_ANSWER).collect().await {
@@ -277,39 +273,6 @@ impl Upstream {
             );
         }
         true
-    }
-
-    /// Reads an SSE body, delivering each message; returns whether it ended cleanly.
-    async fn read_stream(
-        &self,
-        mut body: Incoming,
-        reader: &mut sse::Reader,
-        waiting: &mut Vec<Id>,
-        initialize: bool,
-    ) -> bool {
-        loop {
-            match body.frame().await {
-                None => return true,
-                Some(Err(error)) => {
-                    log!(Info, "the upstream's stream broke: {error}");
-                    return false;
-                }
-                Some(Ok(frame)) => {
-                    let Some(data) = frame.data_ref() else {
-                        continue;
-                    };
-                    let fed = reader.feed(data, |event| {
-                        if !event.data.is_empty() {
-                            self.deliver(&event.data, waiting, initialize);
-                        }
-                    });
-                    if let Err(error) = fed {
-                        log!(Warn, "the upstream's stream is unreadable: {error}");
-                        return false;
-                    }
-                }
-            }
-        }
     }
 
     /// A POST's stream ended with answers missing: where the server gave event ids, the
@@ -333,8 +296,11 @@ impl Upstream {
             };
             log!(Info, "resuming the upstream's stream");
             let before = waiting.len();
-            self.read_stream(response.into_body(), &mut reader, waiting, initialize)
-                .await;
+            read_events(response.into_body(), &mut reader, &mut |data| {
+                self.deliver(data, waiting, initialize);
+                true
+            })
+            .await;
             if waiting.len() < before {
                 attempts = 0;
             }
@@ -342,18 +308,32 @@ impl Upstream {
     }
 
     /// The GET stream: what the server sends outside any request, until the session ends;
-    /// resumed from the last event id when it breaks.
+    /// resumed from the last event id when it breaks. Given up after a 404 (the session is
+    /// gone, its events too) or [`RESUMES`] failures in a row (a server restarting, say), it
+    /// opens again in the next session, once a message has opened one.
     async fn listen(self: Arc<Self>) {
+        let mut reopened = self.reopened.subscribe();
         let mut reader = sse::Reader::default();
         let mut failures = 0;
-        let mut none = Vec::new();
-        while failures < RESUMES {
+        loop {
+            if failures >= RESUMES {
+                log!(
+                    Debug,
+                    "the upstream's GET stream: waiting for a new session"
+                );
+                if reopened.changed().await.is_err() {
+                    return;
+                }
+                reader = sse::Reader::default();
+                failures = 0;
+            }
             let mut request = self.request(Method::GET, Bytes::new(), ACCEPT_GET);
             if let Some(last) = reader.last_id.as_deref() {
                 if let Ok(last) = HeaderValue::from_str(last) {
                     request.headers_mut().insert("last-event-id", last);
                 }
             }
+            let in_session = request.headers().contains_key(SESSION);
             let response = match self.client.request(request).await {
                 Ok(response) => response,
                 Err(error) => {
@@ -363,21 +343,26 @@ impl Upstream {
                     continue;
                 }
             };
-            if response.status() == StatusCode::METHOD_NOT_ALLOWED {
+            let status = response.status();
+            if status == StatusCode::NOT_FOUND && in_session {
+                log!(Debug, "the upstream's GET stream: HTTP 404");
+                failures = RESUMES;
+                continue;
+            }
+            if status == StatusCode::METHOD_NOT_ALLOWED {
                 log!(Debug, "the upstream server offers no GET stream");
                 return;
             }
-            if !response.status().is_success() {
-                log!(
-                    Debug,
-                    "the upstream's GET stream: HTTP {}",
-                    response.status()
-                );
+            if !status.is_success() {
+                log!(Debug, "the upstream's GET stream: HTTP {status}");
                 return;
             }
             let before = reader.last_id.clone();
-            self.read_stream(response.into_body(), &mut reader, &mut none, false)
-                .await;
+            read_events(response.into_body(), &mut reader, &mut |data| {
+                self.deliver(data, &mut Vec::new(), false);
+                true
+            })
+            .await;
             if reader.last_id != before {
                 failures = 0;
             } else {
@@ -396,7 +381,9 @@ impl Upstream {
         match message::parse(message::trim_end(&line)) {
             Message::Response { id, .. } => {
                 if initialize {
-                    self.learn_version(&line);
+                    if let Some(version) = version_of(&line) {
+                        lock(&self.session).version = Some(version);
+                    }
                 }
                 waiting.retain(|waited| waited.key != id.key);
             }
@@ -412,26 +399,6 @@ impl Upstream {
         self.proxy.server_sent(line);
     }
 
-    /// The protocol version of the `initialize` result, sent on every later request.
-    fn learn_version(&self, line: &[u8]) {
-        #[derive(serde::Deserialize)]
-        struct Answer {
-            result: Option<Init>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Init {
-            #[serde(rename = "protocolVersion")]
-            protocol_version: Option<String>,
-        }
-        let version = serde_json::from_slice::<Answer>(line)
-            .ok()
-            .and_then(|answer| answer.result?.protocol_version)
-            .and_then(|version| HeaderValue::from_str(&version).ok());
-        if version.is_some() {
-            self.session().1 = version;
-        }
-    }
-
     /// Answers each of `ids` with an error, through the routing (which forgets them).
     fn fail(&self, ids: &[Id], what: &str) {
         for id in ids {
@@ -444,7 +411,7 @@ impl Upstream {
     /// Ends the session at the server (a server without sessions, or one that does not allow
     /// it, answers 405: nothing more to do).
     async fn delete(&self) {
-        if self.session().0.is_none() {
+        if lock(&self.session).id.is_none() {
             return;
         }
         let request = self.request(Method::DELETE, Bytes::new(), ACCEPT_POST);
@@ -459,6 +426,66 @@ impl Upstream {
 
 const ACCEPT_POST: &str = "application/json, text/event-stream";
 const ACCEPT_GET: &str = "text/event-stream";
+
+/// Whether an answer is an SSE stream (else it is JSON).
+fn is_event_stream(response: &Response<Incoming>) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("text/event-stream"))
+}
+
+/// Reads an SSE body, handing each event's data to `each` until it returns `false` or the
+/// stream ends; returns whether it ended cleanly (or was left on purpose).
+async fn read_events(
+    mut body: Incoming,
+    reader: &mut sse::Reader,
+    each: &mut impl FnMut(&[u8]) -> bool,
+) -> bool {
+    let mut more = true;
+    while more {
+        match body.frame().await {
+            None => return true,
+            Some(Err(error)) => {
+                log!(Info, "the upstream's stream broke: {error}");
+                return false;
+            }
+            Some(Ok(frame)) => {
+                let Some(data) = frame.data_ref() else {
+                    continue;
+                };
+                let fed = reader.feed(data, |event| {
+                    if more && !event.data.is_empty() {
+                        more = each(&event.data);
+                    }
+                });
+                if let Err(error) = fed {
+                    log!(Warn, "the upstream's stream is unreadable: {error}");
+                    return false;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// The protocol version of an `initialize` result, sent on every later request.
+fn version_of(line: &[u8]) -> Option<HeaderValue> {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        result: Option<Init>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Init {
+        #[serde(rename = "protocolVersion")]
+        protocol_version: Option<String>,
+    }
+    serde_json::from_slice::<Answer>(line)
+        .ok()
+        .and_then(|answer| answer.result?.protocol_version)
+        .and_then(|version| HeaderValue::from_str(&version).ok())
+}
 
 /// How long to wait before reconnecting: the server's `retry:` advice, within 0.1–5 s.
 fn retry_delay(reader: &sse::Reader) -> Duration {

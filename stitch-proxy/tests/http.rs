@@ -2,23 +2,13 @@
 //! exact bytes on both wires, the streams each message goes out on, the checks made before any
 //! MCP processing, and the sessions' children.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
+use std::io::Write;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::support::http::{open, post, request, Listen, MCP};
-use crate::support::{lines_of, PROXY, TEXT_LIST, WAIT};
-
-/// Waits until `check` holds.
-fn eventually(what: &str, mut check: impl FnMut() -> bool) {
-    let deadline = Instant::now() + WAIT;
-    while !check() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        thread::sleep(Duration::from_millis(20));
-    }
-}
+use crate::support::upstream::INIT;
+use crate::support::{eventually, TEXT_LIST, WAIT};
 
 #[test]
 fn listen_keeps_the_clients_bytes_and_the_servers() {
@@ -30,6 +20,9 @@ fn listen_keeps_the_clients_bytes_and_the_servers() {
     let reply = post(&listen.addr, Some(&session), clean);
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("content-type"), Some("text/event-stream"));
+    // No event ids: --listen offers no resumable streams (ARCHITECTURE.md says why).
+    let body = String::from_utf8_lossy(&reply.body).into_owned();
+    assert!(!body.lines().any(|line| line.starts_with("id:")), "{body}");
     // The server's answer, exactly as it wrote it.
     assert_eq!(
         reply.events(),
@@ -308,130 +301,6 @@ fn a_client_that_disappears_has_its_session_ended() {
     assert_eq!(post(&listen.addr, Some(&session), ping).status, 404);
 }
 
-/// `stitch-proxy --upstream URL …` with the client on pipes.
-struct Stdio2Http {
-    child: std::process::Child,
-    stdin: Option<std::process::ChildStdin>,
-    lines: mpsc::Receiver<String>,
-}
-
-impl Stdio2Http {
-    fn start(args: &[&str]) -> Stdio2Http {
-        let mut child = Command::new(PROXY)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let lines = lines_of(child.stdout.take().unwrap());
-        Stdio2Http {
-            stdin: child.stdin.take(),
-            child,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(line.as_bytes()).unwrap();
-        stdin.write_all(b"\n").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    fn recv(&self) -> String {
-        self.lines.recv_timeout(WAIT).expect("an answer in time")
-    }
-
-    fn finish(mut self) -> String {
-        drop(self.stdin.take());
-        self.child.wait_with_output_bounded()
-    }
-}
-
-trait Bounded {
-    fn wait_with_output_bounded(&mut self) -> String;
-}
-
-impl Bounded for std::process::Child {
-    fn wait_with_output_bounded(&mut self) -> String {
-        let deadline = Instant::now() + WAIT;
-        while self.try_wait().unwrap().is_none() {
-            assert!(Instant::now() < deadline, "the proxy did not end");
-            thread::sleep(Duration::from_millis(20));
-        }
-        let mut text = String::new();
-        if let Some(mut stderr) = self.stderr.take() {
-            let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
-        }
-        text
-    }
-}
-
-const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
-const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-
-#[test]
-fn upstream_keeps_the_bytes_both_ways_and_never_logs_the_header() {
-    let listen = Listen::fake(&[]);
-    let url = listen.url();
-    let mut up = Stdio2Http::start(&[
-        "--log",
-        "debug",
-        "--upstream",
-        &url,
-        "--header",
-        "Authorization: Bearer sekrit-token",
-    ]);
-    up.send(INIT);
-    assert!(up.recv().contains("\"serverInfo\""));
-    up.send(INITIALIZED);
-    let clean = r#"{ "jsonrpc":"2.0","id":4 ,"method":"tools/call","params":{"name":"label","arguments":{"n":1.0e0, "note":"[\"x\"]"}}}"#;
-    up.send(clean);
-    assert_eq!(
-        up.recv(),
-        r#"{"id":4,"jsonrpc":"2.0","result":{"content":[{"text":"label {\"n\":1.0,\"note\":\"[\\\"x\\\"]\"}","type":"text"}]}}"#
-    );
-    up.send(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"view","arguments":{"paths":"[\"a.png\"]"}}}"#);
-    assert!(up.recv().contains(TEXT_LIST));
-    let stderr = up.finish();
-    assert!(stderr.contains("call 5 to view refused: paths"), "{stderr}");
-    assert!(!stderr.contains("sekrit"), "{stderr}");
-    // Through both proxies, the clean call reached the server byte for byte.
-    let record = listen.record();
-    assert!(record.contains(&clean.to_owned()), "{record:#?}");
-    assert!(
-        !record.iter().any(|l| l.contains("\"view\"")),
-        "{record:#?}"
-    );
-    // The upstream session was ended with a DELETE: its child is gone.
-    eventually("the upstream session's end", || {
-        listen.children().is_empty()
-    });
-}
-
-#[test]
-fn an_unreachable_upstream_answers_each_request_with_an_error() {
-    // A port nothing listens on: bound, then closed.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let url = format!("http://127.0.0.1:{port}/mcp");
-    let mut up = Stdio2Http::start(&["--upstream", &url]);
-    up.send(INIT);
-    let answer: serde_json::Value = serde_json::from_str(&up.recv()).unwrap();
-    assert_eq!(answer["id"], 0);
-    assert_eq!(answer["error"]["code"], -32000);
-    let text = answer["error"]["message"].as_str().unwrap();
-    assert!(text.contains("cannot be reached"), "{text}");
-    up.send(r#"{"jsonrpc":"2.0","id":"b","method":"ping"}"#);
-    let answer: serde_json::Value = serde_json::from_str(&up.recv()).unwrap();
-    assert_eq!(answer["id"], "b");
-    up.finish();
-}
-
 #[test]
 fn http_on_both_sides_passes_the_clients_authorization_on() {
     let inner = Listen::fake(&[]);
@@ -455,139 +324,4 @@ fn http_on_both_sides_passes_the_clients_authorization_on() {
     assert!(!stderr.contains("both-sides"), "{stderr}");
     // The outer proxy's stop ended its upstream session: the inner child is gone too.
     eventually("the inner session's end", || inner.children().is_empty());
-}
-
-/// One request a [`fake_upstream`] received: method, lowercase headers, body.
-#[derive(Debug)]
-struct Seen {
-    method: String,
-    headers: Vec<(String, String)>,
-    body: String,
-}
-
-impl Seen {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// A Streamable HTTP server written for the test, one request per connection: `initialize`
-/// and `tools/list` answered with JSON, a `tools/call` with an SSE stream that breaks after
-/// its first event (id `e1`), its answer given on the GET that resumes it from `e1`; the GET
-/// stream without `Last-Event-ID` is not offered (405).
-fn fake_upstream() -> (String, mpsc::Receiver<Seen>) {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let (seen, requests) = mpsc::channel();
-    thread::spawn(move || {
-        for stream in listener.incoming().take(50) {
-            let Ok(mut stream) = stream else { return };
-            stream.set_read_timeout(Some(WAIT)).unwrap();
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut line = String::new();
-            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                continue;
-            }
-            let method = line.split(' ').next().unwrap().to_owned();
-            let mut headers = Vec::new();
-            loop {
-                let mut line = String::new();
-                reader.read_line(&mut line).unwrap();
-                if line == "\r\n" {
-                    break;
-                }
-                let (name, value) = line.split_once(':').unwrap();
-                headers.push((name.to_ascii_lowercase(), value.trim().to_owned()));
-            }
-            let length = headers
-                .iter()
-                .find(|(n, _)| n == "content-length")
-                .map_or(0, |(_, v)| v.parse().unwrap());
-            let mut body = vec![0; length];
-            std::io::Read::read_exact(&mut reader, &mut body).unwrap();
-            let request = Seen {
-                method,
-                headers,
-                body: String::from_utf8(body).unwrap(),
-            };
-            let message: serde_json::Value =
-                serde_json::from_str(&request.body).unwrap_or_default();
-            let id = message["id"].to_string();
-            let json = |body: String| {
-                format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: S1\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
-            };
-            let sse =
-                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n";
-            let reply = match (request.method.as_str(), message["method"].as_str()) {
-                ("POST", Some("initialize")) => json(format!(
-                    r#"{{"jsonrpc":"2.0","id":{id},"result":{{"protocolVersion":"2025-06-18","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"up","version":"0"}}}}}}"#
-                )),
-                ("POST", Some("tools/list")) => json(format!(
-                    r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[{{"name":"view","inputSchema":{{"type":"object","properties":{{"paths":{{"anyOf":[{{"type":"string"}},{{"type":"array","items":{{"type":"string"}}}}]}}}}}}}}]}}}}"#
-                )),
-                ("POST", Some("tools/call")) => format!(
-                    "{sse}retry: 100\nid: e1\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{{\"progressToken\":\"t\",\"progress\":1}}}}\n\n"
-                ),
-                ("POST", _) => "HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned(),
-                ("GET", _) if request.header("last-event-id") == Some("e1") => format!(
-                    "{sse}id: e2\ndata: {{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"content\":[],\"resumed\":true}}}}\n\n"
-                ),
-                ("GET", _) => "HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned(),
-                _ => "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_owned(),
-            };
-            let _ = stream.write_all(reply.as_bytes());
-            let _ = seen.send(request);
-        }
-    });
-    (addr, requests)
-}
-
-#[test]
-fn upstream_carries_the_session_and_resumes_a_broken_stream() {
-    let (addr, requests) = fake_upstream();
-    let url = format!("http://{addr}/mcp");
-    let mut up = Stdio2Http::start(&["--upstream", &url, "--header", "X-Api-Key: k1"]);
-    up.send(INIT);
-    assert!(up.recv().contains(r#""serverInfo":{"name":"up""#));
-    up.send(INITIALIZED);
-    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"view","arguments":{"paths":"a.png"},"_meta":{"progressToken":"t"}}}"#;
-    up.send(call);
-    // The progress from the broken stream, then the answer from the resumed one.
-    assert_eq!(
-        up.recv(),
-        r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":1}}"#
-    );
-    assert_eq!(
-        up.recv(),
-        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[],"resumed":true}}"#
-    );
-    up.finish();
-    let seen: Vec<Seen> = requests.try_iter().collect();
-    let initialize = &seen[0];
-    assert_eq!(initialize.body, INIT);
-    assert_eq!(initialize.header("mcp-session-id"), None);
-    assert_eq!(initialize.header("x-api-key"), Some("k1"));
-    assert_eq!(
-        initialize.header("accept"),
-        Some("application/json, text/event-stream")
-    );
-    // Every later request carries the session and the version agreed.
-    for request in &seen[1..] {
-        assert_eq!(request.header("mcp-session-id"), Some("S1"), "{request:?}");
-        assert_eq!(
-            request.header("mcp-protocol-version"),
-            Some("2025-06-18"),
-            "{request:?}"
-        );
-        assert_eq!(request.header("x-api-key"), Some("k1"), "{request:?}");
-    }
-    // The call reached the server as sent; the resumption asked from e1; the session ended.
-    assert!(seen.iter().any(|r| r.body == call));
-    assert!(seen
-        .iter()
-        .any(|r| r.method == "GET" && r.header("last-event-id") == Some("e1")));
-    assert_eq!(seen.last().unwrap().method, "DELETE");
 }

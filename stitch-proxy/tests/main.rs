@@ -6,6 +6,8 @@ mod support;
 mod forwarding;
 mod http;
 mod http_load;
+mod http_upstream;
+mod https;
 mod liveness;
 mod proxy;
 mod schemas;
