@@ -296,6 +296,35 @@ fn the_command_line_checks_and_shows_them() {
     )
     .unwrap();
     assert_eq!(ok.timeout_secs, 60);
+    // Every issue at once, each named by its flag, an item of a repeated flag by its index.
+    let e = Job::from_argv(
+        "job",
+        [
+            "--timeout-secs",
+            "60",
+            "--name",
+            "Build",
+            "--ratio",
+            "1",
+            "--step",
+            "7",
+            "--tags",
+            "ok",
+            "--tags",
+            "y",
+        ],
+    )
+    .unwrap_err();
+    let got: Vec<&str> = e.issues().iter().map(|i| i.message()).collect();
+    assert_eq!(
+        got,
+        [
+            "`--name`: \"Build\" does not match the pattern `^[a-z]+$`",
+            "`--ratio`: 1 is not less than the exclusive maximum of 1",
+            "`--step`: 7 is not a multiple of 5",
+            "`--tags.1`: \"y\" is shorter than the minimum length of 2 characters",
+        ]
+    );
     let help = Job::from_argv("job", ["--help"]).unwrap_err();
     let help = help.issues()[0].message();
     assert!(help.contains("[from 1 to 3600]"), "{help}");
