@@ -32,6 +32,17 @@ impl Num {
         }
     }
 
+    /// A float as JSON Schema reads it: an integer when it is one (as [`Num::from_json`]).
+    pub(crate) fn from_f64(f: f64) -> Option<Num> {
+        if !f.is_finite() {
+            return None;
+        }
+        if f.fract() == 0.0 && f.abs() < 1e38 {
+            return Some(Num::Int(f as i128));
+        }
+        Some(Num::Float(f, ""))
+    }
+
     /// A JSON number as a bound: an integer when it is one (as JSON Schema counts them, `1.0`
     /// is), else a float; `None` when not finite.
     pub(crate) fn from_json(n: &Number) -> Option<Num> {
@@ -41,14 +52,7 @@ impl Num {
         if let Some(u) = n.as_u64() {
             return Some(Num::Int(i128::from(u)));
         }
-        let f = n.as_f64()?;
-        if !f.is_finite() {
-            return None;
-        }
-        if f.fract() == 0.0 && f.abs() < 1e38 {
-            return Some(Num::Int(f as i128));
-        }
-        Some(Num::Float(f, ""))
+        Num::from_f64(n.as_f64()?)
     }
 
     /// `self` compared with `other`: exactly when both are integers.
@@ -201,6 +205,16 @@ impl Limits {
     /// Whether any string constraint is set.
     pub const fn on_strings(&self) -> bool {
         self.min_length.is_some() || self.max_length.is_some() || self.pattern.is_some()
+    }
+
+    /// Whether the number `n` keeps every number constraint.
+    pub(crate) fn number_holds(&self, n: Num) -> bool {
+        !self.on_numbers() || self.broken_number(n).is_none()
+    }
+
+    /// Whether the string `s` keeps every string constraint.
+    pub(crate) fn text_holds(&self, s: &str) -> bool {
+        !self.on_strings() || self.broken_string(s).is_none()
     }
 
     /// The first constraint `value` breaks, in the order the keywords are listed above; `None`

@@ -335,6 +335,13 @@ impl<T: Coerce> Coerce for OneOrMany<T> {
         is_text_list(text, T::accepts_element, bounds)
     }
 
+    fn limits_hold(&self, limits: &crate::limits::Limits) -> bool {
+        match self {
+            OneOrMany::One(item) => item.limits_hold(limits),
+            OneOrMany::Many(items) => items.iter().all(|item| item.limits_hold(limits)),
+        }
+    }
+
     fn bounds_hold(&self, bounds: Bounds) -> bool {
         match self {
             // The bounds are the array form's; one value is not an array.

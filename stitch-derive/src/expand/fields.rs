@@ -403,15 +403,27 @@ pub(super) fn bounds_checks(fields: &[(&Field, TokenStream)]) -> TokenStream {
         .iter()
         .filter(|(f, _)| f.walked())
         .map(|(field, access)| {
-            if field.attrs.limits.checked() {
-                // Constraints are checked by the walk: the full path (`docs/rules.md#constraints`).
-                return quote!(&&false);
-            }
             let coerce = coerce_of(field);
             let bounds = bounds(field);
-            quote!(&& #coerce::bounds_hold(#access, #bounds))
+            let limits = limits_hold(field, &coerce, access);
+            quote!(&& #coerce::bounds_hold(#access, #bounds) #limits)
         });
     quote!(true #(#checks)*)
+}
+
+/// `&& <Ty as Coerce>::limits_hold(access, LIMITS)` for a field with constraints the walk
+/// checks (`docs/rules.md#constraints`), else nothing.
+pub(super) fn limits_hold(
+    field: &Field,
+    coerce: &TokenStream,
+    access: &TokenStream,
+) -> TokenStream {
+    match field.attrs.limits.limits() {
+        Some(limits) if field.attrs.limits.checked() => {
+            quote!(&& #coerce::limits_hold(#access, #limits))
+        }
+        _ => quote!(),
+    }
 }
 
 /// `const` assertions that item bounds sit on a type with an array form, one per bounded

@@ -125,12 +125,8 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
     let bounds = inherited_bounds(field);
     let walk = super::fields::limited(field, quote!(#coerce::walk(__value, __cx, __at, #bounds)));
     let walk = walk_fn(walk);
-    let hold = if field.attrs.limits.checked() {
-        // Constraints are checked by the walk: the full path.
-        quote!(false)
-    } else {
-        quote!(#coerce::bounds_hold(&self.#member, #bounds))
-    };
+    let limits = super::fields::limits_hold(field, &coerce, &quote!(&self.#member));
+    let hold = quote!(#coerce::bounds_hold(&self.#member, #bounds) #limits);
     quote! {
         const SHAPE: _stitch::Shape = #coerce::SHAPE;
         #walk

@@ -12,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
+use crate::limits::Limits;
 use crate::path::Path;
 use crate::report::Repair;
 use crate::schema::{Describe, FieldOf};
@@ -155,6 +156,16 @@ pub trait Coerce: DeserializeOwned + Describe {
     /// `true` for a type with no array form anywhere inside. No default (see
     /// [`Coerce::accepts_text_list`]).
     fn bounds_hold(&self, bounds: Bounds) -> bool;
+
+    /// Whether a value deserialized straight from text keeps a field's constraints
+    /// (`limits`), as the walk would judge the JSON it came from. `false` sends the call down
+    /// the full path, and is the answer of every type that cannot say exactly (the default:
+    /// `f32`, whose rounding could move a value across a bound, tuples, `Value`, structs).
+    #[doc(hidden)]
+    fn limits_hold(&self, limits: &Limits) -> bool {
+        let _ = limits;
+        false
+    }
 
     /// Walks the keys this type reads from `map`, an object it shares with its parent
     /// (`#[serde(flatten)]`, internally tagged variants). A struct walks its fields; a map

@@ -455,3 +455,52 @@ fn the_readme_example_holds() {
     );
     assert!(code.contains(r#"timeout_secs: 0 is less than the minimum of 1\n\"#));
 }
+
+/// `from_json`'s fast path judges a typed value as the walk judges its JSON, or declines.
+#[test]
+fn typed_values_are_judged_exactly_or_sent_down_the_full_path() {
+    use stitch_runtime::__private::Coerce;
+    use stitch_runtime::{Limits, Num};
+    let range = Limits {
+        minimum: Some(Num::Int(1)),
+        maximum: Some(Num::Int(9_007_199_254_740_993)),
+        ..Limits::NONE
+    };
+    assert!(<u64 as Coerce>::limits_hold(&9_007_199_254_740_993, &range));
+    assert!(!<u64 as Coerce>::limits_hold(
+        &9_007_199_254_740_994,
+        &range
+    ));
+    assert!(!<u8 as Coerce>::limits_hold(&0, &range));
+    assert!(<Vec<Option<u16>> as Coerce>::limits_hold(
+        &vec![Some(1), None],
+        &range
+    ));
+    assert!(!<Vec<Option<u16>> as Coerce>::limits_hold(
+        &vec![Some(0)],
+        &range
+    ));
+    assert!(<f64 as Coerce>::limits_hold(&1.5, &range));
+    // An f32 was rounded from the JSON number: the walk decides.
+    assert!(!<f32 as Coerce>::limits_hold(&1.5, &range));
+    let short = Limits {
+        max_length: Some(2),
+        ..Limits::NONE
+    };
+    assert!(<OneOrMany<String> as Coerce>::limits_hold(
+        &OneOrMany::One("éé".into()),
+        &short
+    ));
+    assert!(!<OneOrMany<String> as Coerce>::limits_hold(
+        &OneOrMany::Many(vec!["ok".into(), "long".into()]),
+        &short
+    ));
+    assert!(<std::path::PathBuf as Coerce>::limits_hold(
+        &"ab".into(),
+        &short
+    ));
+    // A float bound beside an f32 field: from_json and from_value agree through the full path.
+    let args = json!({"jobs": [], "bias": 2.5000001});
+    let s = surfaces::<Batch>(&args);
+    assert_eq!(s.from_value.is_ok(), s.from_json.is_ok());
+}

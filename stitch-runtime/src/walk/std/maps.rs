@@ -8,6 +8,7 @@ use std::hash::BuildHasher;
 use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
+use crate::limits::Limits;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
 use crate::walk::{walk_flat_map, walk_map, Claims, Coerce, Cx, Shape};
@@ -41,6 +42,10 @@ macro_rules! map {
 
             fn bounds_hold(&self, _: Bounds) -> bool {
                 self.values().all(|item| item.bounds_hold(Bounds::NONE))
+            }
+
+            fn limits_hold(&self, limits: &Limits) -> bool {
+                self.values().all(|item| item.limits_hold(limits))
             }
 
             fn owns_key(_: &str) -> bool {

@@ -4,13 +4,14 @@
 use serde_json::Value;
 
 use crate::bounds::Bounds;
+use crate::limits::{Limits, Num};
 use crate::path::Path;
 use crate::report::RepairKind;
 use crate::schema::{Describe, Schema};
 use crate::walk::{walk_leaf, Coerce, Cx, Shape};
 
 macro_rules! scalar {
-    ($($ty:ty => $lenient:expr, $admits:expr, $schema:expr, default $default:expr;)*) => {$(
+    ($($ty:ty => $lenient:expr, $admits:expr, $schema:expr, default $default:expr, holds $holds:expr;)*) => {$(
         impl Coerce for $ty {
             const SHAPE: Shape = Shape::SCALAR;
 
@@ -36,6 +37,11 @@ macro_rules! scalar {
             // literal allocates nothing.
 
             no_array_form!();
+
+            #[inline]
+            fn limits_hold(&self, limits: &Limits) -> bool {
+                $holds(*self, limits)
+            }
         }
 
         impl Describe for $ty {
@@ -96,6 +102,22 @@ fn lenient_unit(text: &str) -> Option<Value> {
     (text == "null").then_some(Value::Null)
 }
 
+/// An integer against a field's constraints: exact.
+fn int_holds<T: TryInto<i128>>(n: T, limits: &Limits) -> bool {
+    n.try_into().is_ok_and(|n| limits.number_holds(Num::Int(n)))
+}
+
+/// An `f64` against a field's constraints: the same number serde_json's `Value` holds.
+fn f64_holds(n: f64, limits: &Limits) -> bool {
+    Num::from_f64(n).is_some_and(|n| limits.number_holds(n))
+}
+
+/// What cannot be judged exactly from the typed value (an `f32` was rounded from the JSON
+/// number): the full path judges it.
+fn never<T>(_: T, _: &Limits) -> bool {
+    false
+}
+
 /// The quick test of an integer position: a JSON integer within the type's range.
 fn admits_int<T: TryFrom<u64> + TryFrom<i64>>(value: &Value) -> bool {
     match value {
@@ -108,20 +130,20 @@ fn admits_int<T: TryFrom<u64> + TryFrom<i64>>(value: &Value) -> bool {
 }
 
 scalar! {
-    bool => lenient_bool, Value::is_boolean, Schema::Boolean, default Some("false");
-    u8 => lenient_int::<u8>, admits_int::<u8>, integer!(u8), default Some("0");
-    u16 => lenient_int::<u16>, admits_int::<u16>, integer!(u16), default Some("0");
-    u32 => lenient_int::<u32>, admits_int::<u32>, integer!(u32), default Some("0");
-    u64 => lenient_int::<u64>, admits_int::<u64>, integer!(u64), default Some("0");
-    u128 => lenient_wide, admits_int::<u128>, integer!(u128), default Some("0");
-    usize => lenient_int::<usize>, admits_int::<usize>, integer!(usize), default Some("0");
-    i8 => lenient_int::<i8>, admits_int::<i8>, integer!(i8), default Some("0");
-    i16 => lenient_int::<i16>, admits_int::<i16>, integer!(i16), default Some("0");
-    i32 => lenient_int::<i32>, admits_int::<i32>, integer!(i32), default Some("0");
-    i64 => lenient_int::<i64>, admits_int::<i64>, integer!(i64), default Some("0");
-    i128 => lenient_wide, admits_int::<i128>, integer!(i128), default Some("0");
-    isize => lenient_int::<isize>, admits_int::<isize>, integer!(isize), default Some("0");
-    f32 => lenient_float, Value::is_number, Schema::Number, default Some("0.0");
-    f64 => lenient_float, Value::is_number, Schema::Number, default Some("0.0");
-    () => lenient_unit, Value::is_null, Schema::Null, default Some("null");
+    bool => lenient_bool, Value::is_boolean, Schema::Boolean, default Some("false"), holds never;
+    u8 => lenient_int::<u8>, admits_int::<u8>, integer!(u8), default Some("0"), holds int_holds;
+    u16 => lenient_int::<u16>, admits_int::<u16>, integer!(u16), default Some("0"), holds int_holds;
+    u32 => lenient_int::<u32>, admits_int::<u32>, integer!(u32), default Some("0"), holds int_holds;
+    u64 => lenient_int::<u64>, admits_int::<u64>, integer!(u64), default Some("0"), holds int_holds;
+    u128 => lenient_wide, admits_int::<u128>, integer!(u128), default Some("0"), holds int_holds;
+    usize => lenient_int::<usize>, admits_int::<usize>, integer!(usize), default Some("0"), holds int_holds;
+    i8 => lenient_int::<i8>, admits_int::<i8>, integer!(i8), default Some("0"), holds int_holds;
+    i16 => lenient_int::<i16>, admits_int::<i16>, integer!(i16), default Some("0"), holds int_holds;
+    i32 => lenient_int::<i32>, admits_int::<i32>, integer!(i32), default Some("0"), holds int_holds;
+    i64 => lenient_int::<i64>, admits_int::<i64>, integer!(i64), default Some("0"), holds int_holds;
+    i128 => lenient_wide, admits_int::<i128>, integer!(i128), default Some("0"), holds int_holds;
+    isize => lenient_int::<isize>, admits_int::<isize>, integer!(isize), default Some("0"), holds int_holds;
+    f32 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds never;
+    f64 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds f64_holds;
+    () => lenient_unit, Value::is_null, Schema::Null, default Some("null"), holds never;
 }

@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::bounds::Bounds;
 use crate::json::text_list::is_text_list;
+use crate::limits::Limits;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
 use crate::walk::{items_hold, set_holds};
@@ -45,6 +46,10 @@ macro_rules! sequence {
 
             fn bounds_hold(&self, bounds: Bounds) -> bool {
                 sequence!(@bounds_hold $form, self, bounds)
+            }
+
+            fn limits_hold(&self, limits: &Limits) -> bool {
+                self.iter().all(|item| item.limits_hold(limits))
             }
         }
 

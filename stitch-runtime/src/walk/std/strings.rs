@@ -8,12 +8,13 @@ use serde_json::Value;
 
 use crate::bounds::Bounds;
 use crate::json::text_list::{is_json_char, is_json_string};
+use crate::limits::Limits;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
 use crate::walk::{walk_leaf, Coerce, Cx, Shape};
 
 macro_rules! string_like {
-    ($([$($gen:tt)*] $ty:ty => $schema:expr, default $default:expr, element $element:path, admits $admits:path;)*) => {$(
+    ($([$($gen:tt)*] $ty:ty => $schema:expr, default $default:expr, element $element:path, admits $admits:path, holds $holds:path;)*) => {$(
         impl<$($gen)*> Coerce for $ty {
             const SHAPE: Shape = Shape::STRING_LIKE;
 
@@ -32,6 +33,11 @@ macro_rules! string_like {
             }
 
             no_array_form!();
+
+            #[inline]
+            fn limits_hold(&self, limits: &Limits) -> bool {
+                $holds(self, limits)
+            }
         }
 
         impl<$($gen)*> Describe for $ty {
@@ -54,10 +60,25 @@ fn is_one_char(value: &Value) -> bool {
     }
 }
 
+/// A string against a field's constraints.
+fn text_holds(text: &(impl AsRef<str> + ?Sized), limits: &Limits) -> bool {
+    limits.text_holds(text.as_ref())
+}
+
+/// A path against a field's constraints (one read from JSON is UTF-8).
+fn path_holds(path: &PathBuf, limits: &Limits) -> bool {
+    path.to_str().is_some_and(|text| limits.text_holds(text))
+}
+
+/// A `char` takes no constraint (the derive refuses them).
+fn no_limits(_: &char, _: &Limits) -> bool {
+    false
+}
+
 string_like! {
-    [] String => Schema::String, default Some("\"\""), element is_json_string, admits is_string;
-    [] Box<str> => Schema::String, default Some("\"\""), element is_json_string, admits is_string;
-    [] PathBuf => Schema::String, default Some("\"\""), element is_json_string, admits is_string;
-    ['a] Cow<'a, str> => Schema::String, default Some("\"\""), element is_json_string, admits is_string;
-    [] char => Schema::Char, default None, element is_json_char, admits is_one_char;
+    [] String => Schema::String, default Some("\"\""), element is_json_string, admits is_string, holds text_holds;
+    [] Box<str> => Schema::String, default Some("\"\""), element is_json_string, admits is_string, holds text_holds;
+    [] PathBuf => Schema::String, default Some("\"\""), element is_json_string, admits is_string, holds path_holds;
+    ['a] Cow<'a, str> => Schema::String, default Some("\"\""), element is_json_string, admits is_string, holds text_holds;
+    [] char => Schema::Char, default None, element is_json_char, admits is_one_char, holds no_limits;
 }

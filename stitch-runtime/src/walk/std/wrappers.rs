@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
+use crate::limits::Limits;
 use crate::path::Path;
 use crate::schema::{Describe, Schema};
 use crate::walk::{Claims, Coerce, Cx, Shape};
@@ -36,6 +37,10 @@ impl<T: Coerce> Coerce for Option<T> {
 
     fn bounds_hold(&self, bounds: Bounds) -> bool {
         self.as_ref().is_none_or(|item| item.bounds_hold(bounds))
+    }
+
+    fn limits_hold(&self, limits: &Limits) -> bool {
+        self.as_ref().is_none_or(|item| item.limits_hold(limits))
     }
 
     fn owns_key(key: &str) -> bool {
@@ -84,6 +89,10 @@ macro_rules! pointer {
 
             fn bounds_hold(&self, bounds: Bounds) -> bool {
                 T::bounds_hold(self, bounds)
+            }
+
+            fn limits_hold(&self, limits: &Limits) -> bool {
+                T::limits_hold(self, limits)
             }
 
             fn owns_key(key: &str) -> bool {
