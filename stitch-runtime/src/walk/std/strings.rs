@@ -66,7 +66,7 @@ fn text_holds(text: &(impl AsRef<str> + ?Sized), limits: &Limits) -> bool {
 }
 
 /// A path against a field's constraints (one read from JSON is UTF-8).
-fn path_holds(path: &PathBuf, limits: &Limits) -> bool {
+fn path_holds(path: &std::path::Path, limits: &Limits) -> bool {
     path.to_str().is_some_and(|text| limits.text_holds(text))
 }
 
