@@ -1,7 +1,7 @@
 //! `json_schema::Coercer`: compiling a schema (and refusing one it cannot compile), a
 //! hand-written MCP `inputSchema` in draft-07's words, references and recursion, and the
 //! rules' guarantees (every issue at once, the value untouched on refusal, the depth limit).
-//! Its agreement with the derive is a property test (`tests/reliability/agreement.rs`).
+//! Its agreement with the derive is a property test (`tests/reliability/agreement/`).
 
 use serde_json::{json, Value};
 use stitch_runtime::json_schema::{Coercer, SchemaError};
