@@ -6,7 +6,7 @@
 //! be left out is dropped (R8); every other call goes to the server as it came, for the
 //! server to judge. With `--refuse-invalid` a call the schema rejects is refused too, with
 //! every issue at once: the coercer's, then the schema validator's at the places the coercer
-//! did not speak of (keywords the coercer does not check: `pattern`, `format`, …).
+//! did not speak of (keywords the coercer does not check: `format`, `uniqueItems`, …).
 
 use serde_json::Value;
 use stitch_runtime::json_schema::Coercer;
@@ -144,7 +144,7 @@ mod tests {
             "paths": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
             "tags": {"type": "array", "items": {"type": "string"}},
             "n": {"type": "integer"},
-            "code": {"type": "string", "pattern": "^[a-z]+$"}}}),
+            "code": {"type": "string", "not": {"pattern": "^[A-Z]+$"}}}}),
             refuse_invalid,
         )
         .unwrap()
@@ -185,7 +185,8 @@ mod tests {
         let Verdict::Refused { messages, paths } = run(&view(true), text) else {
             panic!("not refused")
         };
-        // The coercer's issue, then the validator's (`code`'s pattern), every one at once.
+        // The coercer's issue, then the validator's (`code`'s `not`, a keyword the coercer
+        // leaves to it), every one at once.
         assert_eq!(paths, ["n", "code"]);
         assert!(
             messages.starts_with("n: invalid type: string \"1\""),

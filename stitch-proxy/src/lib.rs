@@ -1,7 +1,7 @@
 //! The library behind the `stitch-proxy` program (not published): the routing of MCP lines
 //! between a client and a server with stitch's rule applied to each `tools/call`. The program
 //! is `src/main.rs`; the modules are public for the tests, the agreement test of the
-//! workspace (`tests/tests/reliability/agreement.rs`) and the fuzz target of the message path.
+//! workspace (`tests/tests/reliability/agreement/`) and the fuzz target of the message path.
 //!
 //! The modules, each depending only on those listed before it:
 //!

@@ -56,13 +56,13 @@ fn all_of_along_refs_and_pattern_properties() {
 }
 
 #[test]
-fn a_refusal_names_the_keyword_that_failed() {
+fn a_refusal_says_the_constraint_that_failed() {
     let mut s = started(&["--refuse-invalid"]);
     let answer = send(&mut s, 1, "label", r#"{"n":1,"code":"abcdef"}"#);
     assert!(is_error(&answer), "{answer}");
     assert_eq!(
         tool_text(&answer),
-        "code: invalid value: string \"abcdef\", expected a string of at most 3 characters (`maxLength`)"
+        "code: \"abcdef\" is longer than the maximum length of 3 characters"
     );
     assert!(calls(&s.record()).is_empty());
 }

@@ -18,8 +18,8 @@ use serde_json::{Number, Value};
 pub enum Num {
     /// An integer.
     Int(i128),
-    /// Any other number, finite, with its text (empty when it came from a schema, which is
-    /// never written again).
+    /// Any other number, finite, with its text as written in the attribute (empty when it
+    /// came from a schema: it is then shown as JSON writes it, `1.0`, `0.25`).
     Float(f64, &'static str),
 }
 
@@ -55,6 +55,31 @@ impl Num {
         Num::from_f64(n.as_f64()?)
     }
 
+    /// A schema's bound (`"minimum": 0.5`): an integer when JSON wrote one, any other number
+    /// as a float shown as JSON writes it (`1.0` stays `1.0`, as the derive shows the literal);
+    /// `None` when not finite.
+    #[cfg(feature = "json-schema")]
+    pub(crate) fn from_schema(n: &Number) -> Option<Num> {
+        if let Some(i) = n.as_i64() {
+            return Some(Num::Int(i128::from(i)));
+        }
+        if let Some(u) = n.as_u64() {
+            return Some(Num::Int(i128::from(u)));
+        }
+        n.as_f64()
+            .filter(|f| f.is_finite())
+            .map(|f| Num::Float(f, ""))
+    }
+
+    /// Whether the number is above zero (`multipleOf` must be).
+    #[cfg(feature = "json-schema")]
+    pub(crate) fn is_positive(self) -> bool {
+        match self {
+            Num::Int(i) => i > 0,
+            Num::Float(f, _) => f > 0.0,
+        }
+    }
+
     /// `self` compared with `other`: exactly when both are integers.
     fn cmp(self, other: Num) -> core::cmp::Ordering {
         match (self, other) {
@@ -83,7 +108,11 @@ impl fmt::Display for Num {
         match self {
             Num::Int(i) => write!(f, "{i}"),
             Num::Float(_, text) if !text.is_empty() => f.write_str(text),
-            Num::Float(x, _) => write!(f, "{x}"),
+            // As serde_json writes it (`1.0`, `1e-7`), which is how the schema held it.
+            Num::Float(x, _) => match Number::from_f64(*x) {
+                Some(n) => write!(f, "{n}"),
+                None => write!(f, "{x}"),
+            },
         }
     }
 }
@@ -294,6 +323,14 @@ impl Limits {
     }
 }
 
+/// The refusal of `text` by a `pattern` whose source is `source`: the schema-driven coercer
+/// runs its own compiled pattern (a [`Pattern`] is made by the derive only) and words the
+/// refusal with this, as [`Limits::broken`] words it.
+#[cfg(feature = "json-schema")]
+pub(crate) fn pattern_broken<'v>(text: &'v str, source: &'v str) -> Broken<'v> {
+    Broken::Pattern { text, source }
+}
+
 /// Which number constraint a value breaks.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
@@ -453,6 +490,37 @@ mod tests {
         };
         assert_eq!(reason(&big, json!(9_007_199_254_740_993u64)), None);
         assert!(reason(&big, json!(9_007_199_254_740_994u64)).is_some());
+    }
+
+    #[cfg(feature = "json-schema")]
+    #[test]
+    fn a_schemas_bounds_show_as_json_wrote_them() {
+        let bound = |v: Value| Num::from_schema(v.as_number().unwrap()).unwrap();
+        // A float stays one (`1.0`, as the derive shows `minimum = 1.0`), an integer exact.
+        assert_eq!(bound(json!(1.0)).to_string(), "1.0");
+        assert_eq!(bound(json!(-2.5)).to_string(), "-2.5");
+        assert_eq!(bound(json!(0.25)).to_string(), "0.25");
+        assert_eq!(bound(json!(3600)), Num::Int(3600));
+        assert_eq!(bound(json!(u64::MAX)), Num::Int(u64::MAX as i128));
+        assert!(!bound(json!(0)).is_positive() && bound(json!(0.5)).is_positive());
+        let l = Limits {
+            maximum: Some(bound(json!(1.0))),
+            ..Limits::NONE
+        };
+        assert_eq!(
+            reason(&l, json!(1.5)).as_deref(),
+            Some("1.5 is greater than the maximum of 1.0")
+        );
+        assert_eq!(reason(&l, json!(1)), None);
+    }
+
+    #[cfg(feature = "json-schema")]
+    #[test]
+    fn the_coercers_pattern_refusal_is_worded_as_the_derives() {
+        assert_eq!(
+            pattern_broken("Abc", "^[a-z]+$").to_string(),
+            "\"Abc\" does not match the pattern `^[a-z]+$`"
+        );
     }
 
     #[test]

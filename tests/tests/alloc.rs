@@ -173,6 +173,26 @@ fn the_schema_coercer_allocates_nothing_on_well_formed_calls() {
     }
 }
 
+/// Nor with value constraints (issue #22): bounds, lengths and a pattern are checked without
+/// allocating, once the pattern's engine has its cache on this thread (its first match).
+#[test]
+fn the_schema_coercer_checks_constraints_without_allocating() {
+    use stitch_runtime::json_schema::Coercer;
+    let coercer = Coercer::new(&json!({"type": "object", "properties": {
+        "timeout": {"type": "integer", "minimum": 1, "maximum": 3600, "multipleOf": 5},
+        "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+        "name": {"type": "string", "minLength": 2, "maxLength": 8, "pattern": "^[a-z]+$"},
+        "paths": {"anyOf": [
+            {"type": "string", "pattern": "^[a-z./]+$"},
+            {"type": "array", "items": {"type": "string", "pattern": "^[a-z./]+$"}}]}}}))
+    .unwrap();
+    let mut args = json!({"timeout": 60, "ratio": 0.5, "name": "build", "paths": ["a/b", "c"]});
+    assert!(coercer.coerce(&mut args).is_ok());
+    let (ok, n) = allocations(|| coercer.coerce(&mut args).is_ok());
+    assert!(ok);
+    assert_eq!(n, 0, "the coercer allocated {n} times");
+}
+
 #[test]
 fn a_report_of_a_call_that_needed_no_repair_allocates_nothing() {
     for (name, mut args, _) in well_formed() {

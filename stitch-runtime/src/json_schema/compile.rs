@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::constraints;
 use super::link::{merge_all_of, resolve_refs};
 use super::node::{resolve, Additional, Form, Id, ListCheck, Node, PropertyIndex, Types};
 use super::read::{read, Reader, MAX_SCHEMA_DEPTH};
@@ -69,6 +70,9 @@ fn decide_forms(nodes: &mut [Node]) {
     }
     // Then what the walk asks of each node at every call, once.
     for id in 0..nodes.len() {
+        nodes[id].limited = limited(nodes, id, 0);
+    }
+    for id in 0..nodes.len() {
         let strings = takes_strings(nodes, id, 0);
         let items = nodes[id].items.map(|i| &nodes[resolve(nodes, i)]);
         let plain = |n: &Node| {
@@ -83,8 +87,11 @@ fn decide_forms(nodes: &mut [Node]) {
             None if nodes[id].prefix.is_empty() => ListCheck::Anything,
             _ => ListCheck::Validate,
         };
+        // (A constrained string item is checked: not one of these.)
         let string_items = items.is_some_and(|item| {
-            matches!(item.form, Form::Typed) && item.types.without(Types::NULL) == Types::STRING
+            matches!(item.form, Form::Typed)
+                && item.types.without(Types::NULL) == Types::STRING
+                && !constraints::has_own(item)
         });
         let node = &mut nodes[id];
         node.strings = strings;
@@ -192,6 +199,21 @@ pub(crate) fn takes_strings(nodes: &[Node], id: Id, depth: usize) -> bool {
     }
 }
 
+/// Whether a number or string walked at node `id` may break a constraint: a leaf's own, the
+/// one value's of a `OneOrMany`, a member's of an untagged union.
+fn limited(nodes: &[Node], id: Id, depth: usize) -> bool {
+    let node = &nodes[resolve(nodes, id)];
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match &node.form {
+        Form::Any | Form::Typed => constraints::has_own(node),
+        Form::OneOrMany { one, .. } => limited(nodes, *one, depth + 1),
+        Form::Untagged => node.members.iter().any(|&m| limited(nodes, m, depth + 1)),
+        Form::Tagged { .. } | Form::Keyed { .. } => false,
+    }
+}
+
 /// Whether node `id` is an array member: a list (not a tuple) of its items.
 pub(crate) fn is_array_member(nodes: &[Node], id: Id) -> bool {
     let node = &nodes[resolve(nodes, id)];
@@ -200,15 +222,21 @@ pub(crate) fn is_array_member(nodes: &[Node], id: Id) -> bool {
 
 /// Builds a validator for every node the walk validates against: the members of untagged
 /// unions (serde's pick), the array members of string-bearing unions (R3), and a position
-/// that takes both strings and arrays itself.
+/// that takes both strings and arrays itself. They are built from the schema without its
+/// value constraints (`constraints::strip`): serde's pick and R3 judge types and shapes, as
+/// the derive's do. An untagged union's members also get a validator of the whole subschema
+/// when the schema has constraints, so that a member the value satisfies in full is picked
+/// first.
 fn build_validators(nodes: &mut [Node], schema: &Value) -> Result<(), SchemaError> {
     build_matchers(nodes)?;
     let mut wanted = vec![false; nodes.len()];
+    let mut members = vec![false; nodes.len()];
     for id in 0..nodes.len() {
         match nodes[id].form {
             Form::Untagged => {
                 for &m in &nodes[id].members {
                     wanted[resolve(nodes, m)] = true;
+                    members[resolve(nodes, m)] = true;
                 }
             }
             Form::OneOrMany { many, .. } => wanted[resolve(nodes, many)] = true,
@@ -234,23 +262,49 @@ fn build_validators(nodes: &mut [Node], schema: &Value) -> Result<(), SchemaErro
             );
         }
     }
-    let registry = jsonschema::Registry::new()
-        .add(BASE, document)
-        .and_then(|builder| builder.prepare())
-        .map_err(|e| SchemaError::new(String::new(), format!("the schema cannot be read: {e}")))?;
-    let options = jsonschema::options().with_registry(&registry);
+    let full = members.contains(&true).then(|| document.clone());
+    let full = match constraints::strip(&mut document, nodes) {
+        true => full,
+        false => None,
+    };
+    let stripped = registry(document)?;
+    let options = jsonschema::options().with_registry(&stripped);
     for id in 0..nodes.len() {
-        if !wanted[id] {
-            continue;
+        if wanted[id] {
+            nodes[id].validator = Some(Box::new(validator_at(&options, &nodes[id])?));
         }
-        let reference = format!("{BASE}#{}", percent_encode(&nodes[id].pointer));
-        let wrapper = serde_json::json!({ "$ref": reference });
-        let validator = options.build(&wrapper).map_err(|e| {
-            SchemaError::new(nodes[id].pointer.clone(), format!("invalid subschema: {e}"))
-        })?;
-        nodes[id].validator = Some(Box::new(validator));
+    }
+    if let Some(full) = full {
+        let whole = registry(full)?;
+        let options = jsonschema::options().with_registry(&whole);
+        for id in 0..nodes.len() {
+            if members[id] {
+                let validator = validator_at(&options, &nodes[id])?;
+                nodes[id].full_validator = Some(Box::new(validator));
+            }
+        }
     }
     Ok(())
+}
+
+/// The whole schema `document`, registered under [`BASE`] for the validators of its parts.
+fn registry(document: Value) -> Result<jsonschema::Registry<'static>, SchemaError> {
+    jsonschema::Registry::new()
+        .add(BASE, document)
+        .and_then(|builder| builder.prepare())
+        .map_err(|e| SchemaError::new(String::new(), format!("the schema cannot be read: {e}")))
+}
+
+/// A validator of `node`'s subschema, through the registry `options` hold.
+fn validator_at(
+    options: &jsonschema::ValidationOptions<'_>,
+    node: &Node,
+) -> Result<jsonschema::Validator, SchemaError> {
+    let reference = format!("{BASE}#{}", percent_encode(&node.pointer));
+    let wrapper = serde_json::json!({ "$ref": reference });
+    options
+        .build(&wrapper)
+        .map_err(|e| SchemaError::new(node.pointer.clone(), format!("invalid subschema: {e}")))
 }
 
 /// Builds the matcher of every `patternProperties` pattern: a validator of `{"pattern": …}`,

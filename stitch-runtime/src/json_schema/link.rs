@@ -175,6 +175,7 @@ fn merge_one(nodes: &mut [Node], id: Id) {
             nodes[m].prefix.clone(),
             nodes[m].bounds,
         );
+        let (limits, text_pattern) = (nodes[m].limits, nodes[m].text_pattern.clone());
         let properties = nodes[m].properties.clone();
         let patterns: Vec<(String, Id)> = nodes[m]
             .patterns
@@ -202,6 +203,20 @@ fn merge_one(nodes: &mut [Node], id: Id) {
         node.range.1 = node.range.1.or(range.1);
         node.length.0 = node.length.0.or(length.0);
         node.length.1 = node.length.1.or(length.1);
+        // One bound of each keyword and one pattern are checked: the node's own, else the
+        // first member's. (Others are the validator's, after the coercer: a call is never
+        // refused for what the schema does not say.)
+        let own = &mut node.limits;
+        own.minimum = own.minimum.or(limits.minimum);
+        own.maximum = own.maximum.or(limits.maximum);
+        own.exclusive_minimum = own.exclusive_minimum.or(limits.exclusive_minimum);
+        own.exclusive_maximum = own.exclusive_maximum.or(limits.exclusive_maximum);
+        own.multiple_of = own.multiple_of.or(limits.multiple_of);
+        own.min_length = own.min_length.or(limits.min_length);
+        own.max_length = own.max_length.or(limits.max_length);
+        if node.text_pattern.is_none() {
+            node.text_pattern = text_pattern;
+        }
         node.items = node.items.or(items);
         if node.prefix.is_empty() {
             node.prefix = prefix;

@@ -1,5 +1,7 @@
 //! What the coercer says when it refuses a value: serde's words where the schema says the
-//! Rust type, and the keyword that failed where it does not (`maxLength`, `minimum`, `enum`).
+//! Rust type, and the keyword that failed where it does not (`enum`, `const`). A value
+//! constraint (`minimum`, `maxLength`, `pattern`) is worded by `crate::limits`, as the derive
+//! words it (`constraints`).
 
 use serde_json::Value;
 
@@ -78,9 +80,10 @@ pub(super) fn reason(nodes: &[Node], node: &Node, value: &Value) -> String {
     error::invalid_type(value, &expected(node))
 }
 
-/// Why a value of a type `node` takes is refused, naming the keyword that refuses it:
-/// `enum`/`const`, an integer's `minimum`/`maximum` (in serde's words when they are a Rust
-/// integer type's range: `expected u8`), a string's `minLength`/`maxLength`.
+/// Why a value of a type `node` takes is refused by a keyword of its type: `enum`/`const`
+/// (named), an integer outside the Rust integer type `minimum`/`maximum` give (serde's
+/// `expected u8`). Other bounds are value constraints (`constraints`), judged only on a value
+/// the type takes.
 fn keyword_reason(node: &Node, value: &Value) -> Option<String> {
     if let Some(values) = &node.values {
         if !values.contains(value) {
@@ -97,33 +100,7 @@ fn keyword_reason(node: &Node, value: &Value) -> Option<String> {
             if super::walk::in_range(node.range, n) {
                 return None;
             }
-            let name = integer_name(node.range);
-            if name != "an integer" {
-                return Some(invalid_value(value, name));
-            }
-            let f = n.as_f64().unwrap_or(0.0);
-            let (min, max) = node.range;
-            let expected = match (min, max) {
-                (Some(min), _) if f < min as f64 => {
-                    format!("an integer of at least {min} (`minimum`)")
-                }
-                (_, Some(max)) => format!("an integer of at most {max} (`maximum`)"),
-                _ => return None,
-            };
-            Some(invalid_value(value, &expected))
-        }
-        Value::String(s) => {
-            let len = s.chars().count() as u64;
-            let expected = match node.length {
-                (Some(min), _) if len < min => {
-                    format!("a string of at least {min} characters (`minLength`)")
-                }
-                (_, Some(max)) if len > max => {
-                    format!("a string of at most {max} characters (`maxLength`)")
-                }
-                _ => return None,
-            };
-            Some(invalid_value(value, &expected))
+            Some(invalid_value(value, integer_name(node.range)))
         }
         _ => None,
     }

@@ -85,10 +85,25 @@
 //!   for an untagged union (serde names the enum). `docs/rules.md` lists every place where
 //!   the two differ, and why.
 //!
-//! Other keywords (`pattern`, `format`, `minimum` beyond the Rust type's range, …) are not
-//! the coercer's: validate the coerced arguments against the schema afterwards, as before.
+//! - **Value constraints.** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (a
+//!   number; draft-04's `true` beside `minimum`/`maximum` makes that bound exclusive),
+//!   `multipleOf`, `minLength`, `maxLength` (in code points) and `pattern` (ECMA-262 as
+//!   `regex-lite` runs it, in linear time; a pattern it cannot compile is a [`SchemaError`] at
+//!   its pointer) are checked at each number or string a position takes, once its type has
+//!   taken it, as `#[stitch(minimum = …, pattern = "…")]` has the derive check them, in the
+//!   same words (`0 is less than the minimum of 1`, ``"Abc" does not match the pattern
+//!   `^[a-z]+$` ``). An integer's `minimum`/`maximum` that are exactly a Rust integer type's
+//!   range, and a string's `minLength`/`maxLength` of 1 and 1, name the type instead (`expected
+//!   u8`, `expected a character`). The constraints take no part in R3 nor in serde's pick: the
+//!   validators of array members are built without them (item bounds stay), so `"[\"A\"]"`
+//!   where a lowercase string or a list of them is expected is a list written as text, refused
+//!   as one.
+//!
+//! Other keywords (`format`, `uniqueItems`, `not`, …) are not the coercer's: validate the
+//! coerced arguments against the schema afterwards.
 
 mod compile;
+mod constraints;
 mod link;
 mod message;
 mod node;

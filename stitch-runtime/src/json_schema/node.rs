@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::bounds::Bounds;
+use crate::limits::Limits;
 
 /// A node's index in the arena.
 pub(crate) type Id = usize;
@@ -107,10 +108,26 @@ pub(crate) struct Node {
     pub nullable: bool,
     /// `enum`, or `const` as a one-value list.
     pub values: Option<Vec<Value>>,
-    /// `minimum` / `maximum` of an integer, for serde's name of the Rust type.
+    /// `minimum` / `maximum` of an integer when they are exactly a Rust integer type's range
+    /// (`0` and `255`: a `u8`), for serde's name of the type; any other bound is in
+    /// [`Node::limits`].
     pub range: (Option<i128>, Option<i128>),
-    /// `minLength` / `maxLength` of a string (1 and 1: a `char`).
+    /// `minLength` / `maxLength` of a string when both are 1: a `char`; any other length is in
+    /// [`Node::limits`].
     pub length: (Option<u64>, Option<u64>),
+    /// The value constraints checked at each number or string the node takes (`minimum`,
+    /// `exclusiveMaximum`, `multipleOf`, `minLength`, …), as the derive's `Limits`; its
+    /// `pattern` is [`Node::text_pattern`] (a `Limits` holds only the derive's patterns).
+    pub limits: Limits,
+    /// `pattern`, compiled when the coercer is built.
+    pub text_pattern: Option<Box<TextPattern>>,
+    /// The keywords this subschema wrote that were read as value constraints (bits of
+    /// `constraints::KEYWORDS`): taken out of the schema the validators of R3 and of serde's
+    /// pick are built from, which judge types and shapes, as serde does.
+    pub constraint_keys: u8,
+    /// A number or string walked here may break a constraint: the node's own (a leaf), or a
+    /// member's (a union). Decided once.
+    pub limited: bool,
     /// `items` (or draft-07's `additionalItems` after an `items` list).
     pub items: Option<Id>,
     /// `prefixItems` (or draft-07's `items` as a list): a tuple.
@@ -142,9 +159,14 @@ pub(crate) struct Node {
     pub one_or_many: bool,
     /// The rule that applies here, decided after every reference is resolved.
     pub form: Form,
-    /// A validator of this subschema, for the nodes that need one (array members, the
-    /// members of an untagged union): built once by [`super::compile`].
+    /// A validator of this subschema without its value constraints, for the nodes that need
+    /// one (array members, the members of an untagged union): built once by
+    /// [`super::compile`].
     pub validator: Option<Box<jsonschema::Validator>>,
+    /// A validator of this subschema, value constraints included, for the members of an
+    /// untagged union, built only when the schema has value constraints (else
+    /// [`Node::validator`] is the same).
+    pub full_validator: Option<Box<jsonschema::Validator>>,
     // Facts the walk asks at every call, decided once when the schema is compiled.
     /// A string is a value here (R2): see `compile::takes_strings`.
     pub strings: bool,
@@ -225,6 +247,15 @@ pub(crate) struct Pattern {
     pub schema: Id,
 }
 
+/// A `pattern` of the schema.
+#[derive(Clone, Debug)]
+pub(crate) struct TextPattern {
+    /// As written.
+    pub source: String,
+    /// Compiled (`regex-lite`: linear time in the string, whatever the pattern).
+    pub regex: regex_lite::Regex,
+}
+
 /// How R3's third condition is checked at an array member.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ListCheck {
@@ -246,6 +277,10 @@ impl Node {
             values: None,
             range: (None, None),
             length: (None, None),
+            limits: Limits::NONE,
+            text_pattern: None,
+            constraint_keys: 0,
+            limited: false,
             items: None,
             prefix: Vec::new(),
             bounds: Bounds::NONE,
@@ -261,6 +296,7 @@ impl Node {
             one_or_many: false,
             form: Form::Any,
             validator: None,
+            full_validator: None,
             strings: false,
             list: ListCheck::Validate,
             string_items: false,

@@ -143,8 +143,6 @@ impl Reader {
             (None, Some(value)) => node.values = Some(vec![value.clone()]),
             (None, None) => {}
         }
-        node.range = (integer(map, at, "minimum")?, integer(map, at, "maximum")?);
-        node.length = (count(map, at, "minLength")?, count(map, at, "maxLength")?);
 
         // Arrays.
         match map.get("prefixItems") {
@@ -306,6 +304,9 @@ impl Reader {
         if node.typed && node.nullable {
             node.types = node.types.union(Types::NULL);
         }
+        // The value constraints, once the type is known (it decides which bounds name a Rust
+        // type rather than constrain one).
+        super::constraints::read(map, at, &mut node)?;
         self.nodes[id] = node;
         Ok(id)
     }
@@ -319,24 +320,6 @@ fn is_null_schema(schema: &Value) -> bool {
         && map
             .keys()
             .all(|k| matches!(k.as_str(), "type" | "description" | "title"))
-}
-
-/// An integer keyword (`minimum`, `maximum`): `None` when absent or not a whole number.
-fn integer(map: &Map<String, Value>, at: &str, keyword: &str) -> Result<Option<i128>, SchemaError> {
-    match map.get(keyword) {
-        None => Ok(None),
-        Some(Value::Number(n)) => Ok(n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))
-            // `1.0` and `1e2` are whole numbers too.
-            .or_else(|| {
-                n.as_f64()
-                    .filter(|f| f.fract() == 0.0 && f.abs() < 1e38)
-                    .map(|f| f as i128)
-            })),
-        Some(_) => Err(malformed(at, keyword, "a number")),
-    }
 }
 
 /// A count keyword (`minItems`, `maxLength`): a non-negative integer.

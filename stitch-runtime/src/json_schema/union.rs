@@ -164,6 +164,12 @@ impl Walk<'_> {
                     .any(|&m| is_array_member(nodes, m) && self.array_takes(m, text))
                 {
                     cx.text_list(at);
+                } else if nodes[id].limited {
+                    // Another string is serde's to read, and the constraints of the member
+                    // it reads it as are checked.
+                    if let Some(i) = self.pick(id, value) {
+                        self.limited_member(members[i], value, cx, at);
+                    }
                 }
             }
             Value::Array(_) | Value::Object(_) => {
@@ -183,11 +189,19 @@ impl Walk<'_> {
                     self.no_match(value, cx, at);
                 }
             }
-            _ => {
-                if self.pick(id, value).is_none() {
-                    self.no_match(value, cx, at);
-                }
-            }
+            _ => match self.pick(id, value) {
+                None => self.no_match(value, cx, at),
+                // The constraints of the member serde reads the value as.
+                Some(i) => self.limited_member(members[i], value, cx, at),
+            },
+        }
+    }
+
+    /// A number or string an untagged union reads as `member`: walked there when it may break
+    /// a constraint (the member's type took it already).
+    fn limited_member(&mut self, member: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
+        if self.nodes[resolve(self.nodes, member)].limited {
+            self.walk(member, value, cx, at);
         }
     }
 
@@ -251,14 +265,26 @@ impl Walk<'_> {
         None
     }
 
-    /// The member serde would read `value` as: the first whose validator takes it.
+    /// The member serde would read `value` as: the first whose validator takes it. Where the
+    /// schema has value constraints, the first member the value satisfies in full, else the
+    /// first it satisfies but for them (serde reads it as that member, whose walk then
+    /// reports the constraint broken).
     pub(super) fn pick(&self, id: Id, value: &Value) -> Option<usize> {
         let nodes = self.nodes;
-        nodes[id].members.iter().position(|&m| {
+        let members = &nodes[id].members;
+        let full = members.iter().position(|&m| {
             nodes[resolve(nodes, m)]
-                .validator
+                .full_validator
                 .as_ref()
                 .is_some_and(|v| v.is_valid(value))
+        });
+        full.or_else(|| {
+            members.iter().position(|&m| {
+                nodes[resolve(nodes, m)]
+                    .validator
+                    .as_ref()
+                    .is_some_and(|v| v.is_valid(value))
+            })
         })
     }
 

@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 
+use super::constraints;
 use super::message::{one_or_many_expected, reason, unknown_field, NO_MATCH};
 use super::node::{resolve, Additional, Form, Id, ListCheck, Node, Types};
 use crate::error::{self, Issue};
@@ -43,6 +44,9 @@ impl Walk<'_> {
             Form::Any => {
                 if is_container(value) {
                     cx.untyped(value, at);
+                } else {
+                    // `{"maxLength": 8}`: a constraint applies to its kind whatever the type.
+                    constraints::check(node, value, cx, at);
                 }
             }
             Form::Typed => self.typed(id, value, cx, at),
@@ -66,6 +70,8 @@ impl Walk<'_> {
                         cx.text_list(at);
                     } else if !admits(node, value) {
                         self.type_error(id, value, cx, at);
+                    } else {
+                        constraints::check(node, value, cx, at);
                     }
                 } else if types.has(Types::ARRAY) || types.has(Types::OBJECT) {
                     self.repair_typed(id, value, cx, at);
@@ -120,6 +126,8 @@ impl Walk<'_> {
             _ => {
                 if !admits(node, value) {
                     self.type_error(id, value, cx, at);
+                } else {
+                    constraints::check(node, value, cx, at);
                 }
             }
         }
@@ -322,7 +330,8 @@ impl Walk<'_> {
     }
 }
 
-/// The leaf's quick test: the type, `enum`/`const`, an integer's range, a string's length.
+/// The leaf's quick test: the type, `enum`/`const`, a Rust integer type's range, a `char`'s
+/// length (the value constraints come after, on a value this admits).
 #[inline]
 pub(super) fn admits(node: &Node, value: &Value) -> bool {
     // The common case first: a string where any string will do.
@@ -350,7 +359,7 @@ pub(super) fn admits(node: &Node, value: &Value) -> bool {
 }
 
 /// Whether the integer `n` (an integer as JSON Schema counts them: `1.0`, `1e2` and `1e29`
-/// are) is within an integer's `minimum`/`maximum`.
+/// are) is within the Rust integer type's range the node's `minimum`/`maximum` give.
 pub(super) fn in_range(range: (Option<i128>, Option<i128>), n: &serde_json::Number) -> bool {
     if let Some(n) = n
         .as_i64()

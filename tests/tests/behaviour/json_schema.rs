@@ -1,7 +1,7 @@
 //! `json_schema::Coercer`: compiling a schema (and refusing one it cannot compile), a
 //! hand-written MCP `inputSchema` in draft-07's words, references and recursion, and the
 //! rules' guarantees (every issue at once, the value untouched on refusal, the depth limit).
-//! Its agreement with the derive is a property test (`tests/reliability/agreement.rs`).
+//! Its agreement with the derive is a property test (`tests/reliability/agreement/`).
 
 use serde_json::{json, Value};
 use stitch_runtime::json_schema::{Coercer, SchemaError};
@@ -111,12 +111,13 @@ fn malformed_keywords_are_errors_at_their_pointer() {
 
 #[test]
 fn a_subschema_the_validator_refuses_is_an_error() {
-    // An array member whose pattern is not a regular expression: its validator cannot be built.
+    // An array member with a keyword only the validator reads (`propertyNames`), whose
+    // pattern is not a regular expression: its validator cannot be built.
     let e = compile_error(json!({
         "type": "object",
         "properties": {"names": {"anyOf": [
             {"type": "string"},
-            {"type": "array", "items": {"type": "string", "pattern": "("}}
+            {"type": "array", "items": {"type": "object", "propertyNames": {"pattern": "("}}}
         ]}}
     }));
     assert_eq!(e.pointer(), "/properties/names/anyOf/1");

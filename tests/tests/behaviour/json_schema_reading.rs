@@ -1,7 +1,7 @@
 //! `json_schema::Coercer` reads schemas as JSON Schema does (issue #19): `allOf` through
 //! chains of `$ref`s whatever the order of the `$defs` names, `patternProperties` beside
 //! `additionalProperties: false`, integer-valued numbers at `"type": "integer"`, messages that
-//! name the keyword that failed, and `coerce_rules_only`, the rules without the type checks.
+//! name the keyword that failed (or, for a bound, speak as the derive does), and `coerce_rules_only`, the rules without the type checks.
 //! How the time grows with the number of properties is measured in `BENCHMARKS.md`; a sanity
 //! bound here catches a quadratic step only.
 
@@ -109,7 +109,7 @@ fn integer_valued_numbers_are_integers() {
 }
 
 #[test]
-fn messages_name_the_keyword_that_failed() {
+fn messages_name_the_keyword_that_failed_and_bounds_speak_as_the_derive() {
     let coercer = Coercer::new(&json!({"type": "object", "properties": {
         "code": {"type": "string", "maxLength": 3},
         "word": {"type": "string", "minLength": 2},
@@ -124,15 +124,17 @@ fn messages_name_the_keyword_that_failed() {
     );
     let mut refused = refused;
     refused.sort();
+    // `enum` and `const` name their keyword; a bound is a value constraint, worded as
+    // `#[stitch(maximum = …)]` words it (`docs/rules.md#the-schema-driven-coercer`).
     assert_eq!(
         refused,
         [
-            "code: invalid value: string \"abcdef\", expected a string of at most 3 characters (`maxLength`)",
-            "count: invalid value: integer `0`, expected an integer of at least 1 (`minimum`)",
+            "code: \"abcdef\" is longer than the maximum length of 3 characters",
+            "count: 0 is less than the minimum of 1",
             "fixed: invalid value: integer `8`, expected one of 7 (`const`)",
             "level: invalid value: integer `4`, expected one of 1, 2, 3 (`enum`)",
-            "top: invalid value: integer `11`, expected an integer of at most 10 (`maximum`)",
-            "word: invalid value: string \"a\", expected a string of at least 2 characters (`minLength`)",
+            "top: 11 is greater than the maximum of 10",
+            "word: \"a\" is shorter than the minimum length of 2 characters",
         ]
     );
     // A type error is still a type error.

@@ -13,6 +13,7 @@ mod flatten_chain;
 mod helpers;
 mod hygiene;
 mod json_schema;
+mod json_schema_constraints;
 mod json_schema_reading;
 mod lenient;
 mod malformed_json;

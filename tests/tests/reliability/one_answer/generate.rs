@@ -14,6 +14,12 @@ pub(crate) enum G {
     /// A `u8`.
     Small,
     Bool,
+    /// One of these strings (values at and across a constraint's bounds).
+    Words(&'static [&'static str]),
+    /// One of these integers.
+    Ints(&'static [i64]),
+    /// One of these numbers, each written as a float (`1.0`).
+    Floats(&'static [f64]),
     /// A unit variant's content: nothing.
     Unit,
     Ref(&'static G),
@@ -87,7 +93,10 @@ pub(crate) fn near(g: &'static G) -> BoxedStrategy<Value> {
         G::Ref(inner) => inner,
         g => g,
     };
-    let scalar = matches!(g, G::Str | G::Num | G::Small | G::Bool | G::Unit);
+    let scalar = matches!(
+        g,
+        G::Str | G::Num | G::Small | G::Bool | G::Unit | G::Words(_) | G::Ints(_) | G::Floats(_)
+    );
     let mut options: Vec<(u32, BoxedStrategy<Value>)> = vec![
         (10, valid(g)),
         (1, wrong().boxed()),
@@ -120,6 +129,9 @@ pub(super) fn valid(g: &'static G) -> BoxedStrategy<Value> {
             .boxed(),
         G::Small => (0u32..300).prop_map(Value::from).boxed(),
         G::Bool => any::<bool>().prop_map(Value::from).boxed(),
+        G::Words(words) => select(*words).prop_map(Value::from).boxed(),
+        G::Ints(ints) => select(*ints).prop_map(Value::from).boxed(),
+        G::Floats(floats) => select(*floats).prop_map(Value::from).boxed(),
         G::Unit => Just(Value::Null).boxed(),
         G::Ref(g) => valid(g),
         G::Seq(item) => prop::collection::vec(near(item), 0..4)
