@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::message::integer_name;
-use super::node::{Node, TextPattern, Types};
+use super::node::{Matcher, Node, TextPattern, Types};
 use super::read::{join, malformed};
 use super::SchemaError;
 use crate::error::Issue;
@@ -42,8 +42,8 @@ const PATTERN: u8 = 1 << 7;
 /// read already. An integer's `minimum`/`maximum` that are exactly a Rust integer type's range
 /// and a string's `minLength`/`maxLength` of 1 and 1 stay facts of the type (`range`,
 /// `length`: serde names them `u8`, `a character`); every other bound is a constraint. A
-/// pattern is compiled here: one `regex-lite` cannot compile is a [`SchemaError`] at its
-/// pointer.
+/// pattern is compiled here, by `regex-lite` or else as `jsonschema`'s `pattern` keyword; one
+/// that neither compiles is a [`SchemaError`] at its pointer.
 pub(super) fn read(map: &Map<String, Value>, at: &str, node: &mut Node) -> Result<(), SchemaError> {
     let limits = &mut node.limits;
     let mut keys = 0u8;
@@ -106,20 +106,25 @@ pub(super) fn read(map: &Map<String, Value>, at: &str, node: &mut Node) -> Resul
     match map.get("pattern") {
         None => {}
         Some(Value::String(source)) => {
-            let regex = regex_lite::Regex::new(source).map_err(|e| {
-                let reason = e.to_string();
-                let reason = reason.lines().last().unwrap_or("").trim().to_owned();
-                SchemaError::new(
-                    join(at, "pattern"),
-                    format!(
-                        "the pattern {source:?} does not compile: {reason} (stitch runs patterns with regex-lite, in linear time: no lookaround, no backreferences, no Unicode classes)"
-                    ),
-                )
-            })?;
+            let matcher = match regex_lite::Regex::new(source) {
+                Ok(regex) => Matcher::Lite(regex),
+                // Valid ECMA-262 that regex-lite does not run: `jsonschema`'s `pattern`.
+                Err(_) => {
+                    match jsonschema::validator_for(&serde_json::json!({ "pattern": source })) {
+                        Ok(validator) => Matcher::Ecma(std::sync::Arc::new(validator)),
+                        Err(e) => {
+                            return Err(SchemaError::new(
+                                join(at, "pattern"),
+                                format!("the pattern {source:?} does not compile: {e}"),
+                            ))
+                        }
+                    }
+                }
+            };
             keys |= PATTERN;
             node.text_pattern = Some(Box::new(TextPattern {
                 source: source.clone(),
-                regex,
+                matcher,
             }));
         }
         Some(_) => return Err(malformed(at, "pattern", "a string")),
@@ -197,7 +202,7 @@ fn broken(node: &Node, value: &Value, cx: &mut Cx, at: &Path<'_>) {
         .limits
         .broken(value)
         .or_else(|| match (value, &node.text_pattern) {
-            (Value::String(text), Some(pattern)) if !pattern.regex.is_match(text) => {
+            (Value::String(text), Some(pattern)) if !pattern.is_match(text) => {
                 Some(pattern_broken(text, &pattern.source))
             }
             _ => None,

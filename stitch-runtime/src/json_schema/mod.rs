@@ -87,9 +87,10 @@
 //!
 //! - **Value constraints.** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (a
 //!   number; draft-04's `true` beside `minimum`/`maximum` makes that bound exclusive),
-//!   `multipleOf`, `minLength`, `maxLength` (in code points) and `pattern` (ECMA-262 as
-//!   `regex-lite` runs it, in linear time; a pattern it cannot compile is a [`SchemaError`] at
-//!   its pointer) are checked at each number or string a position takes, once its type has
+//!   `multipleOf`, `minLength`, `maxLength` (in code points) and `pattern` (ECMA-262, run by
+//!   `regex-lite` in linear time, or by `jsonschema`'s `pattern` keyword where it goes beyond
+//!   regex-lite, lookaround or backreferences; only a pattern that does not compile at all is a
+//!   [`SchemaError`] at its pointer) are checked at each number or string a position takes, once its type has
 //!   taken it, as `#[stitch(minimum = …, pattern = "…")]` has the derive check them, in the
 //!   same words (`0 is less than the minimum of 1`, ``"Abc" does not match the pattern
 //!   `^[a-z]+$` ``). An integer's `minimum`/`maximum` that are exactly a Rust integer type's

@@ -252,8 +252,28 @@ pub(crate) struct Pattern {
 pub(crate) struct TextPattern {
     /// As written.
     pub source: String,
-    /// Compiled (`regex-lite`: linear time in the string, whatever the pattern).
-    pub regex: regex_lite::Regex,
+    /// Compiled.
+    pub matcher: Matcher,
+}
+
+/// How a `pattern` is run.
+#[derive(Clone, Debug)]
+pub(crate) enum Matcher {
+    /// `regex-lite`: linear time in the string, whatever the pattern.
+    Lite(regex_lite::Regex),
+    /// ECMA-262 beyond it (lookaround, backreferences, `\p{…}`): `jsonschema`'s own `pattern`
+    /// keyword, with its backtracking limit, so a schema someone else wrote keeps every rule.
+    Ecma(std::sync::Arc<jsonschema::Validator>),
+}
+
+impl TextPattern {
+    /// Whether `text` matches somewhere.
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        match &self.matcher {
+            Matcher::Lite(regex) => regex.is_match(text),
+            Matcher::Ecma(validator) => validator.is_valid(&Value::String(text.to_owned())),
+        }
+    }
 }
 
 /// How R3's third condition is checked at an array member.

@@ -374,19 +374,45 @@ fn all_of_merges_constraints() {
 
 #[test]
 fn a_pattern_that_does_not_compile_is_a_schema_error_at_its_pointer() {
-    for (pattern, why) in [
-        ("(", "without closing"),
-        ("(?=a)b", "look-around is not supported"),
-        ("(a)\\1", "backreferences are not supported"),
+    let e = Coercer::new(&json!({"type": "object", "properties": {
+        "names": {"type": "array", "items": {"type": "string", "pattern": "(unclosed"}}}}))
+    .expect_err("compiled");
+    assert_eq!(e.pointer(), "/properties/names/items/pattern", "{e}");
+    assert!(e.message().contains("does not compile"), "{e}");
+}
+
+/// A schema someone else wrote may use ECMA-262 beyond what the derive takes (lookaround,
+/// backreferences): the coercer still runs it (`jsonschema`'s `pattern`), so the tool keeps
+/// every rule (stitch-proxy would otherwise forward its calls unchecked).
+#[test]
+fn ecma_patterns_beyond_regex_lite_are_still_checked() {
+    for (pattern, good, bad) in [
+        ("^(?=.*[0-9])[a-z0-9]+$", "abc1", "abc"),
+        ("^(a+)-\\1$", "aa-aa", "aa-a"),
     ] {
-        let e = Coercer::new(&json!({"type": "object", "properties": {
+        let coercer = Coercer::new(&json!({"type": "object", "properties": {
             "names": {"type": "array", "items": {"type": "string", "pattern": pattern}}}}))
-        .expect_err(pattern);
-        assert_eq!(e.pointer(), "/properties/names/items/pattern", "{e}");
-        assert!(e.message().contains("does not compile"), "{e}");
-        // The engine's reason, quoted before stitch's note.
-        let (reason, _) = e.message().split_once(" (stitch runs").unwrap();
-        assert!(reason.contains(why), "{pattern}: {e}");
+        .unwrap_or_else(|e| panic!("{pattern}: {e}"));
+        assert_eq!(
+            coerce(&coercer, json!({"names": [good]})),
+            Ok(json!({"names": [good]}))
+        );
+        assert_eq!(
+            coerce(&coercer, json!({"names": [good, bad]})),
+            Err(vec![format!(
+                "names.1: \"{bad}\" does not match the pattern `{}`",
+                pattern.replace("\\\\", "\\")
+            )])
+        );
+        // R3 still acts at the tool.
+        let one_or_many = Coercer::new(&json!({"type": "object", "properties": {"p": {"anyOf": [
+            {"type": "string", "pattern": pattern},
+            {"type": "array", "items": {"type": "string", "pattern": pattern}}]}}}))
+        .unwrap();
+        assert!(
+            coerce(&one_or_many, json!({"p": "[\"x\"]"})).unwrap_err()[0]
+                .contains("is a list written as text")
+        );
     }
 }
 
