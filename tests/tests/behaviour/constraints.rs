@@ -504,3 +504,50 @@ fn typed_values_are_judged_exactly_or_sent_down_the_full_path() {
     let s = surfaces::<Batch>(&args);
     assert_eq!(s.from_value.is_ok(), s.from_json.is_ok());
 }
+
+/// An untagged enum's struct variant checks its fields' constraints (serde's pick is walked).
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+#[serde(untagged)]
+enum Target {
+    Host {
+        #[stitch(pattern = "^[a-z.]+$")]
+        host: String,
+        #[stitch(minimum = 1, maximum = 65535)]
+        port: u32,
+    },
+    Socket {
+        #[stitch(min_length = 1)]
+        socket: std::path::PathBuf,
+    },
+}
+
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+struct Connect {
+    target: Target,
+}
+
+#[test]
+fn untagged_struct_variants_check_their_fields() {
+    accepted::<Connect>(json!({"target": {"host": "db.local", "port": 5432}}));
+    refused::<Connect>(
+        json!({"target": {"host": "db.local", "port": 0}}),
+        &[(
+            "target.port",
+            "target.port: 0 is less than the minimum of 1",
+        )],
+    );
+    refused::<Connect>(
+        json!({"target": {"host": "DB", "port": 1}}),
+        &[(
+            "target.host",
+            "target.host: \"DB\" does not match the pattern `^[a-z.]+$`",
+        )],
+    );
+    refused::<Connect>(
+        json!({"target": {"socket": ""}}),
+        &[(
+            "target.socket",
+            "target.socket: \"\" is shorter than the minimum length of 1 character",
+        )],
+    );
+}

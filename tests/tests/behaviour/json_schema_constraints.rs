@@ -279,8 +279,12 @@ fn a_list_written_as_text_is_refused_first_whatever_the_constraints() {
 #[serde(untagged)]
 enum Pick {
     Name(String),
-    Ids(#[stitch(minimum = 10)] Vec<u32>),
+    Ids(Vec<Id>),
 }
+
+/// An id of at least 10 (a newtype carries its constraints into the untagged enum's list).
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+struct Id(#[stitch(minimum = 10)] u32);
 
 #[derive(Debug, Deserialize, ToolArgs, PartialEq)]
 struct Picks {

@@ -38,3 +38,10 @@ struct Generic<T> {
 }
 
 fn main() {}
+
+#[derive(Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum Either {
+    Name(#[stitch(max_length = 8)] String),
+    Count(u32),
+}
