@@ -29,6 +29,8 @@ struct Job {
     l: String,
     #[stitch(opaque, max_length = 3)]
     m: String,
+    #[stitch(format = "phone")]
+    o: String,
 }
 
 #[derive(Deserialize, ToolArgs)]

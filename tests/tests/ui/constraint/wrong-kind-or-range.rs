@@ -15,6 +15,8 @@ struct Job {
     level: u8,
     #[stitch(minimum = -1)]
     count: Option<Vec<u32>>,
+    #[stitch(format = "email")]
+    contact: u32,
 }
 
 fn main() {}
