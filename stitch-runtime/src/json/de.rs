@@ -107,6 +107,14 @@ pub(crate) fn from_value<T: de::DeserializeOwned>(mut value: Value) -> Result<T,
     T::deserialize(ValueDe(&mut value))
 }
 
+/// [`from_value`] of a copy of `value`: serde's verdict on a value the walk only borrows. The
+/// walk asks it where its quick test is not sure (mostly a value about to be refused), and it
+/// goes through this reader rather than serde_json's reader of a borrowed `Value` so that each
+/// type's `Deserialize` is compiled for one reader only: the one `from_value` uses anyway.
+pub(crate) fn from_copy<T: de::DeserializeOwned>(value: &Value) -> Result<T, Error> {
+    from_value(value.clone())
+}
+
 fn unexpected(value: &Value) -> Unexpected<'_> {
     match value {
         Value::Null => Unexpected::Unit,

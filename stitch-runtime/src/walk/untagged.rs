@@ -33,10 +33,11 @@ pub struct Member {
     pub walk: fn(&mut Value, &mut Cx, &Path<'_>, Bounds),
 }
 
-/// serde's reading of `value` as sent, as a `T` (serde_json's reader of a borrowed `Value`).
+/// serde's reading of `value` as sent, as a `T` (on a copy, through the reader `from_value`
+/// uses: see `json::de::from_copy`).
 #[inline]
 pub fn deserialized<T: DeserializeOwned>(value: &Value) -> Option<T> {
-    T::deserialize(value).ok()
+    crate::json::de::from_copy(value).ok()
 }
 
 /// Decides an array or object `value` at an untagged enum (see the module docs): `members`

@@ -348,7 +348,7 @@ impl Cx {
         if self.apply || self.too_deep {
             return;
         }
-        if let Err(e) = T::deserialize(value) {
+        if let Err(e) = crate::json::de::from_copy::<T>(value) {
             let one_or_many = match self.one_or_many {
                 Some((addr, schema)) if addr == address(at) => Some(schema),
                 _ => None,
@@ -369,7 +369,11 @@ impl Cx {
     #[cold]
     #[inline(never)]
     pub fn no_member<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
-        if self.has_duplicates() && !self.apply && !self.too_deep && T::deserialize(value).is_ok() {
+        if self.has_duplicates()
+            && !self.apply
+            && !self.too_deep
+            && crate::json::de::from_copy::<T>(value).is_ok()
+        {
             let name = core::any::type_name::<T>();
             let name = name.split('<').next().unwrap_or(name);
             let name = name.rsplit("::").next().unwrap_or(name);
