@@ -8,14 +8,25 @@
 #   benches/instructions.sh [N]          # the table (release build, default features)
 #   benches/instructions.sh --check [N]  # exit 1 if a ratio is over the targets of BENCHMARKS.md
 #                                        # (from_value 1.25, from_json 1.10)
+#   benches/instructions.sh --constraints [N]  # instead: the constrained call of
+#                                        # benches/constraints/schedule.rs, accepted and refused,
+#                                        # stitch against serde_json then validator or garde
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 check=0
+constraints=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
+if [ "${1:-}" = "--constraints" ]; then constraints=1; shift; fi
 n="${1:-200}"
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)"; exit 2; }
-cargo build --release --locked -q -p stitch-benches --bin instructions --manifest-path "$root/Cargo.toml"
-bin="${CARGO_TARGET_DIR:-$root/target}/release/instructions"
+if [ "$constraints" = 1 ]; then
+    cargo build --release --locked -q -p stitch-benches --features constraint-counts \
+        --example instructions_constraints --manifest-path "$root/Cargo.toml"
+    bin="${CARGO_TARGET_DIR:-$root/target}/release/examples/instructions_constraints"
+else
+    cargo build --release --locked -q -p stitch-benches --bin instructions --manifest-path "$root/Cargo.toml"
+    bin="${CARGO_TARGET_DIR:-$root/target}/release/instructions"
+fi
 
 # Instructions of one run: callgrind's "Collected" total.
 total() {
@@ -29,6 +40,28 @@ per_call() {
     two=$(total "$1" "$2" $((2 * n)))
     echo $(( (two - one) / n ))
 }
+
+if [ "$constraints" = 1 ]; then
+    printf '%-19s %-22s %9s %9s %9s %9s %9s %7s %7s\n' \
+        call surface stitch validator garde serde unconstr s/valid s/garde
+    for call in accepted refused accepted_no_pattern; do
+        clone=$(per_call clone "$call")
+        for surface in from_value from_json; do
+            row=()
+            for side in stitch validator garde serde unconstrained; do
+                c=$(per_call "${side}_$surface" "$call")
+                if [ "$surface" = from_value ]; then c=$((c - clone)); fi
+                row+=("$c")
+            done
+            label=$surface
+            if [ "$surface" = from_value ]; then label="from_value (less clone)"; fi
+            printf '%-19s %-22s %9d %9d %9d %9d %9d %7s %7s\n' "$call" "$label" "${row[@]}" \
+                "$(awk -v s="${row[0]}" -v p="${row[1]}" 'BEGIN { printf "%.2f", s / p }')" \
+                "$(awk -v s="${row[0]}" -v p="${row[2]}" 'BEGIN { printf "%.2f", s / p }')"
+        done
+    done
+    exit 0
+fi
 
 calls=(view_file_1 view_file_20 search edit_50 action)
 printf '%-13s %-22s %9s %9s %7s\n' call surface stitch serde ratio

@@ -73,3 +73,17 @@ for size in ids("check_yes", "stitch"):
         print(f"| array check throughput, {size} | {throughput / ours:.2f} GB/s | |")
     except (FileNotFoundError, KeyError, TypeError):
         pass
+
+# Constraints (#22, `--bench constraints`): stitch against serde_json then `validator` or
+# `garde` on the same constrained struct, one table of its own.
+rows = [(group, call) for group in ["constraints_value", "constraints_json"] for call in ids(group, "stitch")]
+if rows:
+    print()
+    print("| call | surface | stitch | validator | garde | stitch / validator | stitch / garde | serde alone | stitch unconstrained |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for group, call in rows:
+        sides = {side: median(group, side, call) for side in ["stitch", "validator", "garde", "serde", "unconstrained"]}
+        ns = {side: "" if t is None else f"{t:,.0f} ns" for side, t in sides.items()}
+        ratio = {side: "" if sides[side] is None else f"{sides['stitch'] / sides[side]:.2f}" for side in ["validator", "garde"]}
+        print(f"| {call} | {group.removeprefix('constraints_')} | {ns['stitch']} | {ns['validator']} | {ns['garde']} "
+              f"| {ratio['validator']} | {ratio['garde']} | {ns['serde']} | {ns['unconstrained']} |")
