@@ -24,22 +24,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
         }
         Data::Newtype(field) => check_field(cx, field),
         Data::Enum(variants) => {
-            let untagged = matches!(cont.tagging(), crate::ast::Tagging::Untagged);
             for variant in variants {
                 variant.fields.iter().for_each(|f| check_field(cx, f));
-                if untagged && variant.style == Style::Newtype {
-                    // serde picks an untagged enum's newtype variant by type alone, and the walk
-                    // does not judge a number or string against the pick
-                    // (docs/rules.md#constraints): refused rather than left unchecked.
-                    for field in &variant.fields {
-                        if let Some((key, span)) = field.attrs.limits.first() {
-                            cx.syn_error(syn::Error::new(
-                                span,
-                                format!("`{key}` on a newtype variant of an untagged enum would not be checked (serde picks the variant by its type alone); write the variant with named fields, whose constraints are checked"),
-                            ));
-                        }
-                    }
-                }
                 match (variant.with, variant.style) {
                     (Some(_), Style::Newtype) | (None, _) => {}
                     (Some(with), _) => cx.syn_error(syn::Error::new(

@@ -329,7 +329,8 @@ fn bounds_hold(variants: &[Variant], untagged: bool) -> TokenStream {
             && v.fields[0].attrs.min_items.is_none();
         let checks = if inherits {
             let coerce = coerce_of(&v.fields[0]);
-            quote!(#coerce::bounds_hold(__f0, __bounds))
+            let limits = super::fields::limits_hold(&v.fields[0], &coerce, &quote!(__f0));
+            quote!(#coerce::bounds_hold(__f0, __bounds) #limits)
         } else {
             bounds_checks(&accessed)
         };

@@ -127,8 +127,18 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
     let walk = walk_fn(walk);
     let limits = super::fields::limits_hold(field, &coerce, &quote!(&self.#member));
     let hold = quote!(#coerce::bounds_hold(&self.#member, #bounds) #limits);
+    // A lone value of the newtype may break its field's constraints (or its field type's, when
+    // that is a newtype itself; a field naming the type is left out, whose constant would name
+    // itself).
+    let limited = field.attrs.limits.checked();
+    let limited = if field.recursive {
+        quote!(#limited)
+    } else {
+        quote!(#limited || #coerce::LIMITED)
+    };
     quote! {
         const SHAPE: _stitch::Shape = #coerce::SHAPE;
+        const LIMITED: bool = #limited;
         #walk
         #[inline]
         fn accepts_text_list(__text: &str, __bounds: _stitch::Bounds) -> bool {

@@ -95,11 +95,32 @@ pub(super) fn walk(
             #refused
         }
     };
+    // A lone number or string is walked as serde's pick only when some member may refuse one
+    // by a constraint (`LIMITED`): a constant, so other enums pay nothing.
+    let limited_members: Vec<TokenStream> = variants
+        .iter()
+        .filter(|v| v.style == Style::Newtype && v.fields[0].walked())
+        .map(|v| {
+            let field = &v.fields[0];
+            let own = field.attrs.limits.checked();
+            if field.recursive {
+                quote!(#own)
+            } else {
+                let coerce = coerce_of(field);
+                quote!(#own || #coerce::LIMITED)
+            }
+        })
+        .collect();
+    let limited = quote!(false #(|| #limited_members)*);
     let walk = walk_fn(quote! {
         match __value {
             // R2/R3 (R1 when no member reads a string), decided in the runtime's one place.
             _stitch::Value::String(_) => _stitch::union_string::<Self>(
-                __value, __cx, __at, __bounds, |_, _| {},
+                __value, __cx, __at, __bounds, |__value, __cx| {
+                    if <Self as _stitch::Coerce>::LIMITED {
+                        Self::__stitch_scalar(__value, __cx, __at, __bounds)
+                    }
+                },
             ),
             _stitch::Value::Array(_) | _stitch::Value::Object(_) => {
                 let mut __probe = __cx.probe();
@@ -122,12 +143,19 @@ pub(super) fn walk(
                     }
                 }
             }
-            __other => __cx.check::<Self>(__other, __at),
+            __other => {
+                __cx.check::<Self>(__other, __at);
+                if <Self as _stitch::Coerce>::LIMITED {
+                    Self::__stitch_scalar(__other, __cx, __at, __bounds)
+                }
+            }
         }
     });
     helpers.push(decide(variants, all));
+    helpers.push(scalar(variants));
     quote! {
         const SHAPE: _stitch::Shape = #shape;
+        const LIMITED: bool = #limited;
         #walk
         #accepts
     }
@@ -169,13 +197,13 @@ fn decide(variants: &[&Variant], all: &[Variant]) -> TokenStream {
         let (arrays, objects, walk) = match v.style {
             Style::Newtype if v.fields[0].walked() => {
                 let coerce = coerce_of(&v.fields[0]);
-                let bounds = inherited_bounds(&v.fields[0]);
+                let walk = member_walk(&v.fields[0]);
                 (
                     quote!(#coerce::SHAPE.arrays),
                     quote!(#coerce::SHAPE.objects),
                     quote!(|__value, __cx, __at, __bounds| {
                         let _ = __bounds;
-                        #coerce::walk(__value, __cx, __at, #bounds)
+                        #walk
                     }),
                 )
             }
@@ -240,6 +268,53 @@ fn decide(variants: &[&Variant], all: &[Variant]) -> TokenStream {
     }
 }
 
+/// The walk of a lone number or string as the newtype variant serde picks for it, so that the
+/// constraints of that variant's type (or its own field's) are judged:
+///
+/// ```text
+/// #[cold]
+/// fn __stitch_scalar(__value, __cx, __at, __bounds) {
+///     match Self::__stitch_pick(__value) {
+///         Some(0) => <Slug as _stitch::Coerce>::walk(__value, __cx, __at, __bounds),
+///         _ => {}
+///     }
+/// }
+/// ```
+fn scalar(variants: &[&Variant]) -> TokenStream {
+    let arms = variants.iter().enumerate().filter_map(|(i, v)| {
+        if v.style != Style::Newtype || !v.fields[0].walked() {
+            return None;
+        }
+        let walk = member_walk(&v.fields[0]);
+        Some(quote!(_stitch::core::option::Option::Some(#i) => #walk,))
+    });
+    quote! {
+        #[doc(hidden)]
+        #[cold]
+        #[inline(never)]
+        fn __stitch_scalar(
+            __value: &mut _stitch::Value,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __bounds: _stitch::Bounds,
+        ) {
+            let _ = __bounds;
+            match Self::__stitch_pick(__value) {
+                #(#arms)*
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A newtype variant's walk of `__value`: its type's, with the bounds it inherits and its own
+/// constraints set around it.
+fn member_walk(field: &crate::ast::Field) -> TokenStream {
+    let coerce = coerce_of(field);
+    let bounds = inherited_bounds(field);
+    super::fields::limited(field, quote!(#coerce::walk(__value, __cx, __at, #bounds)))
+}
+
 /// What a variant accepts: a unit variant is read from `null` (a scalar); an opaque newtype
 /// accepts anything; a tuple variant, an array; a struct variant, an object.
 fn variant_shape(variant: &Variant) -> TokenStream {
@@ -273,10 +348,10 @@ fn first_taker(variants: &[&Variant], arrays: bool) -> TokenStream {
                 } else {
                     quote!(objects)
                 };
-                let bounds = inherited_bounds(&v.fields[0]);
+                let walk = member_walk(&v.fields[0]);
                 quote! {
                     if #coerce::SHAPE.#flag {
-                        #coerce::walk(__value, __cx, __at, #bounds);
+                        #walk;
                         true
                     } else {
                         #out

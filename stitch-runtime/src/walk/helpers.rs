@@ -42,7 +42,7 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
     if !cx.enter(at) {
         return;
     }
-    if T::SHAPE.kind == Kind::StringLike && !cx.has_limits() {
+    if T::SHAPE.kind == Kind::StringLike && !T::LIMITED && !cx.has_limits() {
         // A string-like item has nothing to repair: only a value of another kind is walked
         // (checked, and a container for depth). The common loop is a tag check per item.
         for (i, item) in items.iter_mut().enumerate() {

@@ -132,6 +132,13 @@ pub trait Coerce: DeserializeOwned + Describe {
         default: <Self as Describe>::DEFAULT,
     };
 
+    /// Whether a lone number or string at a position of this type may break a constraint the
+    /// type carries itself (a newtype whose field has `#[stitch(minimum = …)]`, an untagged
+    /// enum with such a variant, and `Option`s and pointers of them): an untagged enum holding
+    /// such a type walks serde's pick for a number or string too (`docs/rules.md#constraints`).
+    #[doc(hidden)]
+    const LIMITED: bool = false;
+
     /// Walks `value`, found at `at`, as a position of this type. `bounds` are the
     /// `min_items` / `max_items` of the field, for its array form.
     fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds);

@@ -43,6 +43,8 @@ struct Slug(#[stitch(min_length = 1, max_length = 16, pattern = "^[a-z0-9-]+$")]
 #[derive(Debug, Deserialize, ToolArgs, PartialEq)]
 struct Publish {
     slug: Slug,
+    #[serde(default)]
+    aliases: Vec<Slug>,
     #[stitch(maximum = 10)]
     #[serde(default)]
     weights: std::collections::BTreeMap<String, u8>,
@@ -213,6 +215,13 @@ fn lists_options_one_or_many_maps_and_newtypes_constrain_each_item() {
                 "weights.a: 11 is greater than the maximum of 10",
             ),
         ],
+    );
+    refused::<Publish>(
+        json!({"slug": "ok", "aliases": ["fine", "Not Fine"]}),
+        &[(
+            "aliases.1",
+            "aliases.1: \"Not Fine\" does not match the pattern `^[a-z0-9-]+$`",
+        )],
     );
     refused::<Publish>(
         json!({"slug": ""}),
@@ -548,6 +557,66 @@ fn untagged_struct_variants_check_their_fields() {
         &[(
             "target.socket",
             "target.socket: \"\" is shorter than the minimum length of 1 character",
+        )],
+    );
+}
+
+/// An untagged enum walks the variant serde picks for a lone number or string when a variant
+/// may refuse one by a constraint: its own field's, or its newtype's.
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+#[serde(untagged)]
+enum Ref {
+    Id(#[stitch(minimum = 1)] u32),
+    Name(#[stitch(pattern = "^[a-z]+$")] String),
+    Slugs(Vec<Slug>),
+}
+
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+#[serde(untagged)]
+enum Alt {
+    Count(u64),
+    Slug(Option<Slug>),
+}
+
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+struct Lookup {
+    target: Ref,
+    #[serde(default)]
+    alt: Option<Alt>,
+}
+
+#[test]
+fn untagged_newtype_variants_check_the_value_serde_picks_them_for() {
+    assert_eq!(accepted::<Lookup>(json!({"target": 5})).target, Ref::Id(5));
+    assert_eq!(
+        accepted::<Lookup>(json!({"target": "abc"})).target,
+        Ref::Name("abc".into())
+    );
+    refused::<Lookup>(
+        json!({"target": 0}),
+        &[("target", "target: 0 is less than the minimum of 1")],
+    );
+    refused::<Lookup>(
+        json!({"target": "ABC"}),
+        &[(
+            "target",
+            "target: \"ABC\" does not match the pattern `^[a-z]+$`",
+        )],
+    );
+    refused::<Lookup>(
+        json!({"target": ["my-post", "Not A Slug"]}),
+        &[(
+            "target.1",
+            "target.1: \"Not A Slug\" does not match the pattern `^[a-z0-9-]+$`",
+        )],
+    );
+    accepted::<Lookup>(json!({"target": 1, "alt": 7}));
+    accepted::<Lookup>(json!({"target": 1, "alt": "a-slug"}));
+    refused::<Lookup>(
+        json!({"target": 1, "alt": "Bad Slug"}),
+        &[(
+            "alt",
+            "alt: \"Bad Slug\" does not match the pattern `^[a-z0-9-]+$`",
         )],
     );
 }

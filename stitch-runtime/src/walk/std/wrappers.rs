@@ -15,6 +15,7 @@ use crate::walk::{Claims, Coerce, Cx, Shape};
 
 impl<T: Coerce> Coerce for Option<T> {
     const SHAPE: Shape = T::SHAPE;
+    const LIMITED: bool = T::LIMITED;
 
     #[inline]
     fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
@@ -64,6 +65,7 @@ macro_rules! pointer {
             $ty<T>: DeserializeOwned,
         {
             const SHAPE: Shape = T::SHAPE;
+            const LIMITED: bool = T::LIMITED;
 
             #[inline]
             fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {

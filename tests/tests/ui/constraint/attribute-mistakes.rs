@@ -40,10 +40,3 @@ struct Generic<T> {
 }
 
 fn main() {}
-
-#[derive(Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum Either {
-    Name(#[stitch(max_length = 8)] String),
-    Count(u32),
-}
