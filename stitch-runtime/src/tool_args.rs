@@ -126,7 +126,7 @@ pub trait ToolArgs: Coerce {
     /// one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue naming its path.
     #[inline]
     fn from_value(args: Value) -> Result<Self, ArgsError> {
-        read(args, Duplicates::NONE)
+        read_value(args, NoRecord)
     }
 
     /// [`ToolArgs::from_value`], answering with the accepted arguments together with the
@@ -135,7 +135,7 @@ pub trait ToolArgs: Coerce {
     #[inline]
     fn from_value_reported(args: Value) -> Result<Reported<Self>, ArgsError> {
         let mut repairs = Vec::new();
-        let args = read_with(args, Duplicates::NONE, &mut repairs)?;
+        let args = read_value(args, &mut repairs)?;
         let repairs = Repairs::from_walk(repairs);
         Ok(Reported { args, repairs })
     }
@@ -250,7 +250,7 @@ pub(crate) fn read<T: Coerce>(args: Value, duplicates: Duplicates) -> Result<T, 
 /// [`read`], the repairs made going to `record`.
 #[inline]
 pub(crate) fn read_with<T: Coerce, R: Record>(
-    mut args: Value,
+    args: Value,
     duplicates: Duplicates,
     record: R,
 ) -> Result<T, ArgsError> {
@@ -261,6 +261,14 @@ pub(crate) fn read_with<T: Coerce, R: Record>(
     if duplicates.owns_nothing() {
         core::mem::forget(duplicates);
     }
+    read_value(args, record)
+}
+
+/// [`read_with`] of a `Value` that came as one (no text, so no key sent twice): it does not
+/// name the replay of a text (`read_noting`), whose `serde_json::from_str::<T>` would compile
+/// each type's `Deserialize` for a second reader in a crate that only calls `from_value`.
+#[inline]
+pub(crate) fn read_value<T: Coerce, R: Record>(mut args: Value, record: R) -> Result<T, ArgsError> {
     if let Err((error, too_deep)) = run_with::<T, R>(&mut args, Cx::new(false), record) {
         if too_deep {
             // serde_json drops a `Value` recursively; a deep one would overflow the stack.
