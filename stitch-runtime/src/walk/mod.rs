@@ -307,7 +307,7 @@ fn apply<T: Coerce, R: Record>(args: &mut Value, record: R) {
         apply.finish();
         return;
     }
-    let repairs = cx::recording(|| {
+    let repairs = cx::recording(&mut || {
         let mut apply = Cx::apply_pass(true);
         T::walk(args, &mut apply, &Path::ROOT, Bounds::NONE);
         apply.finish();
@@ -318,9 +318,15 @@ fn apply<T: Coerce, R: Record>(args: &mut Value, record: R) {
 /// Sorts and traces the repairs of a call of `T`.
 #[cold]
 #[inline(never)]
-fn recorded<T>(mut repairs: Vec<Repair>) -> Vec<Repair> {
-    repairs.sort_by_key(|r| r.order());
+fn recorded<T>(repairs: Vec<Repair>) -> Vec<Repair> {
+    let repairs = sorted(repairs);
     crate::trace::repaired::<T>(&repairs);
+    repairs
+}
+
+/// The repairs in their order (not generic: the sort is compiled once).
+fn sorted(mut repairs: Vec<Repair>) -> Vec<Repair> {
+    repairs.sort_by_key(|r| r.order());
     repairs
 }
 

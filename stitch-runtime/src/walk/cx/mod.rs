@@ -28,6 +28,17 @@ struct Found {
     issue: Issue,
 }
 
+/// Where a reported issue goes ([`Cx::slot`]).
+#[derive(Clone, Copy)]
+enum Slot {
+    /// At the end of the list, with its arrival number.
+    Push(usize),
+    /// In place of the kept issue `.0`, which sorts after it.
+    Replace(usize, usize),
+    /// To be kept only if it is R3's refusal (`Cx::rules_only`).
+    RulesOnly,
+}
+
 /// The state of one walk: the mode, the depth, and the issues found.
 #[derive(Debug)]
 pub struct Cx {
@@ -287,29 +298,33 @@ impl Cx {
         self.keep(at.order(), issue);
     }
 
-    /// [`Cx::report`] of an issue whose place sorts as `order`.
+    /// [`Cx::report`] of an issue whose place sorts as `order`. Generic over the closure, so
+    /// kept to a call of it between two plain functions: the bookkeeping is compiled once,
+    /// not once for every place that reports.
+    #[inline]
     fn keep(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
-        if self.rules_only {
+        if let Some(slot) = self.slot(order) {
             let issue = issue();
-            if issue.kind() == crate::IssueKind::TextList {
-                self.keep_all(order, || issue);
-            }
-            return;
+            self.put(slot, order, issue);
         }
-        self.keep_all(order, issue);
     }
 
-    /// [`Cx::keep`] whatever the issue's kind.
-    fn keep_all(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
+    /// Where an issue sorting as `order` goes: `None` when it is not to be kept (the list is
+    /// full and it sorts after every kept one), so it is never built.
+    fn slot(&mut self, order: Order) -> Option<Slot> {
+        if self.rules_only {
+            // Only R3's refusals are kept; which one this is, only the built issue says.
+            return Some(Slot::RulesOnly);
+        }
+        self.place(order)
+    }
+
+    /// [`Cx::slot`] whatever the issue's kind.
+    fn place(&mut self, order: Order) -> Option<Slot> {
         let seq = self.seen;
         self.seen += 1;
         if self.issues.len() < MAX_ISSUES {
-            if self.issues.capacity() == 0 {
-                self.issues.reserve_exact(4);
-            }
-            let issue = issue();
-            self.issues.push(Found { order, seq, issue });
-            return;
+            return Some(Slot::Push(seq));
         }
         self.omitted += 1;
         // Full: the new issue replaces the last kept one if it sorts before it.
@@ -319,11 +334,29 @@ impl Cx {
             .enumerate()
             .max_by(|(_, a), (_, b)| (a.order, a.seq).cmp(&(b.order, b.seq)))
             .map(|(i, _)| i);
-        if let Some(i) = last {
-            if order < self.issues[i].order {
-                let issue = issue();
-                self.issues[i] = Found { order, seq, issue };
+        match last {
+            Some(i) if order < self.issues[i].order => Some(Slot::Replace(i, seq)),
+            _ => None,
+        }
+    }
+
+    /// Keeps `issue` where [`Cx::slot`] said.
+    fn put(&mut self, slot: Slot, order: Order, issue: Issue) {
+        match slot {
+            Slot::RulesOnly => {
+                if issue.kind() == crate::IssueKind::TextList {
+                    if let Some(slot) = self.place(order) {
+                        self.put(slot, order, issue);
+                    }
+                }
             }
+            Slot::Push(seq) => {
+                if self.issues.capacity() == 0 {
+                    self.issues.reserve_exact(4);
+                }
+                self.issues.push(Found { order, seq, issue });
+            }
+            Slot::Replace(i, seq) => self.issues[i] = Found { order, seq, issue },
         }
     }
 
@@ -340,26 +373,38 @@ impl Cx {
     #[cold]
     #[inline(never)]
     pub fn check<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
+        // Only serde's verdict is generic; the rest is compiled once.
+        if self.may_check(value, at) {
+            if let Err(e) = crate::json::de::from_copy::<T>(value) {
+                self.refused_by_serde(value, at, e);
+            }
+        }
+    }
+
+    /// Before serde is asked: a container is walked for depth; `false` in the apply pass
+    /// (nothing to report) and past the depth limit (serde would recurse as deep as the value
+    /// goes).
+    fn may_check(&mut self, value: &Value, at: &Path<'_>) -> bool {
         if is_container(value) {
             self.untyped(value, at);
         }
-        // Nothing to report in the apply pass; and past the depth limit serde would recurse
-        // as deep as the value goes.
-        if self.apply || self.too_deep {
-            return;
-        }
-        if let Err(e) = crate::json::de::from_copy::<T>(value) {
-            let one_or_many = match self.one_or_many {
-                Some((addr, schema)) if addr == address(at) => Some(schema),
-                _ => None,
-            };
-            self.report(at, || match one_or_many {
-                Some(schema) if e.to_string().starts_with("invalid type:") => {
-                    Issue::invalid(at.render(), error::one_or_many_type(value, schema))
-                }
-                _ => Issue::invalid(at.render(), e),
-            });
-        }
+        !(self.apply || self.too_deep)
+    }
+
+    /// serde's refusal of `value` at `at`, reported in its words (a `OneOrMany`'s type error
+    /// says what the union takes).
+    #[cold]
+    fn refused_by_serde(&mut self, value: &Value, at: &Path<'_>, e: crate::json::de::Error) {
+        let one_or_many = match self.one_or_many {
+            Some((addr, schema)) if addr == address(at) => Some(schema),
+            _ => None,
+        };
+        self.report(at, || match one_or_many {
+            Some(schema) if e.to_string().starts_with("invalid type:") => {
+                Issue::invalid(at.render(), error::one_or_many_type(value, schema))
+            }
+            _ => Issue::invalid(at.render(), e),
+        });
     }
 
     /// An untagged enum `T` at `at` whose members all refuse `value` (`walk::untagged`):

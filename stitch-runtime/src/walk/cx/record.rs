@@ -14,7 +14,7 @@ std::thread_local! {
 /// Runs `apply`, a recording apply pass, and returns the repairs it recorded, in the order it
 /// made them. This thread's record is set aside meanwhile, so a walk inside a walk keeps its
 /// own.
-pub(crate) fn recording(apply: impl FnOnce()) -> Vec<Repair> {
+pub(crate) fn recording(apply: &mut dyn FnMut()) -> Vec<Repair> {
     let outer = RECORD.with(|r| core::mem::take(&mut *r.borrow_mut()));
     apply();
     RECORD.with(|r| core::mem::replace(&mut *r.borrow_mut(), outer))
