@@ -1,11 +1,10 @@
 //! [`Cx`]: the state of one walk (mode, depth, issues) and the steps every position shares:
 //! report, replace, repair (R1), refuse (R3), check a length, go deeper (R7).
 
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
-use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
+use crate::error::{self, ArgsError, Issue};
 use crate::json::depth::{is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{duplicate_field, Duplicates};
 use crate::limits::Limits;
@@ -14,6 +13,7 @@ use crate::report::RepairKind;
 use crate::schema::Schema;
 use crate::walk::{Coerce, Kind, Shape};
 
+mod issues;
 mod probe;
 mod record;
 
@@ -26,17 +26,6 @@ struct Found {
     order: Order,
     seq: usize,
     issue: Issue,
-}
-
-/// Where a reported issue goes ([`Cx::slot`]).
-#[derive(Clone, Copy)]
-enum Slot {
-    /// At the end of the list, with its arrival number.
-    Push(usize),
-    /// In place of the kept issue `.0`, which sorts after it.
-    Replace(usize, usize),
-    /// To be kept only if it is R3's refusal (`Cx::rules_only`).
-    RulesOnly,
 }
 
 /// The state of one walk: the mode, the depth, and the issues found.
@@ -285,147 +274,6 @@ impl Cx {
         } else {
             self.pending = true;
         }
-    }
-
-    /// Records an issue at `at`, built only if it will be kept: the first [`MAX_ISSUES`] in
-    /// the order of their paths (the type's field order, elements by index), not the order
-    /// the walk met them in; the others are counted.
-    #[cold]
-    pub fn report(&mut self, at: &Path<'_>, issue: impl FnOnce() -> Issue) {
-        if self.apply {
-            return;
-        }
-        self.keep(at.order(), issue);
-    }
-
-    /// [`Cx::report`] of an issue whose place sorts as `order`. Generic over the closure, so
-    /// kept to a call of it between two plain functions: the bookkeeping is compiled once,
-    /// not once for every place that reports.
-    #[inline]
-    fn keep(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
-        if let Some(slot) = self.slot(order) {
-            let issue = issue();
-            self.put(slot, order, issue);
-        }
-    }
-
-    /// Where an issue sorting as `order` goes: `None` when it is not to be kept (the list is
-    /// full and it sorts after every kept one), so it is never built.
-    fn slot(&mut self, order: Order) -> Option<Slot> {
-        if self.rules_only {
-            // Only R3's refusals are kept; which one this is, only the built issue says.
-            return Some(Slot::RulesOnly);
-        }
-        self.place(order)
-    }
-
-    /// [`Cx::slot`] whatever the issue's kind.
-    fn place(&mut self, order: Order) -> Option<Slot> {
-        let seq = self.seen;
-        self.seen += 1;
-        if self.issues.len() < MAX_ISSUES {
-            return Some(Slot::Push(seq));
-        }
-        self.omitted += 1;
-        // Full: the new issue replaces the last kept one if it sorts before it.
-        let last = self
-            .issues
-            .iter()
-            .enumerate()
-            .max_by(|(_, a), (_, b)| (a.order, a.seq).cmp(&(b.order, b.seq)))
-            .map(|(i, _)| i);
-        match last {
-            Some(i) if order < self.issues[i].order => Some(Slot::Replace(i, seq)),
-            _ => None,
-        }
-    }
-
-    /// Keeps `issue` where [`Cx::slot`] said.
-    fn put(&mut self, slot: Slot, order: Order, issue: Issue) {
-        match slot {
-            Slot::RulesOnly => {
-                if issue.kind() == crate::IssueKind::TextList {
-                    if let Some(slot) = self.place(order) {
-                        self.put(slot, order, issue);
-                    }
-                }
-            }
-            Slot::Push(seq) => {
-                if self.issues.capacity() == 0 {
-                    self.issues.reserve_exact(4);
-                }
-                self.issues.push(Found { order, seq, issue });
-            }
-            Slot::Replace(i, seq) => self.issues[i] = Found { order, seq, issue },
-        }
-    }
-
-    /// Refuses a list written as text at `at` (rule R3).
-    #[cold]
-    pub fn text_list(&mut self, at: &Path<'_>) {
-        self.report(at, || Issue::text_list(at.render()));
-    }
-
-    /// A value at `at` that the walk's quick test did not surely accept as a `T` (a leaf of
-    /// another kind, a scalar where a struct or a sequence is expected): serde decides. Only
-    /// if serde refuses it is an issue reported, with serde's message, so the walk never
-    /// refuses what serde accepts. A container is first checked for depth.
-    #[cold]
-    #[inline(never)]
-    pub fn check<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
-        // Only serde's verdict is generic; the rest is compiled once.
-        if self.may_check(value, at) {
-            if let Err(e) = crate::json::de::from_copy::<T>(value) {
-                self.refused_by_serde(value, at, e);
-            }
-        }
-    }
-
-    /// Before serde is asked: a container is walked for depth; `false` in the apply pass
-    /// (nothing to report) and past the depth limit (serde would recurse as deep as the value
-    /// goes).
-    fn may_check(&mut self, value: &Value, at: &Path<'_>) -> bool {
-        if is_container(value) {
-            self.untyped(value, at);
-        }
-        !(self.apply || self.too_deep)
-    }
-
-    /// serde's refusal of `value` at `at`, reported in its words (a `OneOrMany`'s type error
-    /// says what the union takes).
-    #[cold]
-    fn refused_by_serde(&mut self, value: &Value, at: &Path<'_>, e: crate::json::de::Error) {
-        let one_or_many = match self.one_or_many {
-            Some((addr, schema)) if addr == address(at) => Some(schema),
-            _ => None,
-        };
-        self.report(at, || match one_or_many {
-            Some(schema) if e.to_string().starts_with("invalid type:") => {
-                Issue::invalid(at.render(), error::one_or_many_type(value, schema))
-            }
-            _ => Issue::invalid(at.render(), e),
-        });
-    }
-
-    /// An untagged enum `T` at `at` whose members all refuse `value` (`walk::untagged`):
-    /// serde's message for it. When the arguments' text sent a key twice, serde may read the
-    /// `Value` (which holds each key once) where it refused the text: then the value is
-    /// refused in serde's words for the text, naming the enum as serde does.
-    #[cold]
-    #[inline(never)]
-    pub fn no_member<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
-        if self.has_duplicates()
-            && !self.apply
-            && !self.too_deep
-            && crate::json::de::from_copy::<T>(value).is_ok()
-        {
-            let name = core::any::type_name::<T>();
-            let name = name.split('<').next().unwrap_or(name);
-            let name = name.rsplit("::").next().unwrap_or(name);
-            self.report(at, || Issue::invalid(at.render(), error::no_variant(name)));
-            return;
-        }
-        self.check::<T>(value, at);
     }
 
     /// Walks the one value of a `OneOrMany` at `at` with `walk`: a type error found right
