@@ -12,6 +12,20 @@
 use core::fmt;
 use serde_json::{Number, Value};
 
+/// The JSON Schema keywords of [`Limits`] that the walk checks, in the order a value is judged
+/// against them (`format`, advertised only, is not one): what the schema-driven coercer reads
+/// and what a provider's format may have to say in words.
+pub(crate) const KEYWORDS: [&str; 8] = [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+];
+
 /// A bound on a number as written in the attribute or the schema: an integer, read exactly,
 /// or any other number (`0.5`, `1e3`) with its text as written, for the schema.
 #[derive(Clone, Copy, Debug, PartialEq)]

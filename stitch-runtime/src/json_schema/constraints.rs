@@ -18,16 +18,7 @@ use crate::walk::Cx;
 
 /// The keywords read as value constraints; a node's `constraint_keys` has bit `i` for
 /// `KEYWORDS[i]`.
-pub(super) const KEYWORDS: [&str; 8] = [
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minLength",
-    "maxLength",
-    "pattern",
-];
+pub(super) use crate::limits::KEYWORDS;
 
 const MINIMUM: u8 = 1;
 const MAXIMUM: u8 = 1 << 1;

@@ -62,16 +62,7 @@ pub(crate) fn unstated(out: &mut Map<String, Value>, states: &[&str]) {
     {
         note(out, &text);
     }
-    for key in [
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minLength",
-        "maxLength",
-        "pattern",
-    ] {
+    for key in crate::limits::KEYWORDS {
         if unstated(key) {
             out.remove(key);
         }
