@@ -559,8 +559,10 @@ impl<'de> VariantAccess<'de> for Content<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.value {
+            // As serde_json's `Value` reader: a struct variant from an object only (its text
+            // reader takes an array too; the walk's verdict, read through this reader, follows
+            // `serde_json::from_value`).
             Some(Value::Object(map)) => Content::inside(self.name, visit_object(map, visitor)),
-            Some(Value::Array(items)) => Content::inside(self.name, visit_array(items, visitor)),
             Some(other) => Err(de::Error::invalid_type(
                 unexpected(other),
                 &"struct variant",
