@@ -287,8 +287,8 @@ impl Constraints {
                 let source = &p.value;
                 let escaped = crate::json::escape(source);
                 quote!(_stitch::core::option::Option::Some(_stitch::Pattern::new(#source, #escaped, {
-                    fn compiled() -> _stitch::core::option::Option<&'static _stitch::Regex> {
-                        static CELL: _stitch::OnceLock<_stitch::core::option::Option<_stitch::Regex>> =
+                    fn compiled() -> &'static _stitch::PatternMatcher {
+                        static CELL: _stitch::OnceLock<_stitch::PatternMatcher> =
                             _stitch::OnceLock::new();
                         _stitch::compile_once(&CELL, #source)
                     }

@@ -12,6 +12,8 @@
 pub use crate::bounds::Bounds;
 #[cfg(feature = "pattern")]
 pub use crate::limits::compile_once;
+#[cfg(feature = "pattern")]
+pub use crate::limits::PatternMatcher;
 pub use crate::limits::{Limits, Num, Pattern};
 pub use crate::path::Path;
 pub use crate::schema::limited::{takes_number_limits, takes_string_limits, within_range};
@@ -23,8 +25,6 @@ pub use crate::walk::{
 };
 pub use crate::ToolArgs;
 pub use core;
-#[cfg(feature = "pattern")]
-pub use regex_lite::Regex;
 pub use serde::de::DeserializeOwned;
 pub use serde_json::{Map, Value};
 pub use std::borrow::Cow;

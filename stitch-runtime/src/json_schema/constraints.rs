@@ -97,18 +97,18 @@ pub(super) fn read(map: &Map<String, Value>, at: &str, node: &mut Node) -> Resul
     match map.get("pattern") {
         None => {}
         Some(Value::String(source)) => {
-            let matcher = match regex_lite::Regex::new(source) {
-                Ok(regex) => Matcher::Lite(regex),
+            let lite = crate::limits::PatternMatcher::new(source);
+            let matcher = if lite.compiles() {
+                Matcher::Lite(std::sync::Arc::new(lite))
+            } else {
                 // Valid ECMA-262 that regex-lite does not run: `jsonschema`'s `pattern`.
-                Err(_) => {
-                    match jsonschema::validator_for(&serde_json::json!({ "pattern": source })) {
-                        Ok(validator) => Matcher::Ecma(std::sync::Arc::new(validator)),
-                        Err(e) => {
-                            return Err(SchemaError::new(
-                                join(at, "pattern"),
-                                format!("the pattern {source:?} does not compile: {e}"),
-                            ))
-                        }
+                match jsonschema::validator_for(&serde_json::json!({ "pattern": source })) {
+                    Ok(validator) => Matcher::Ecma(std::sync::Arc::new(validator)),
+                    Err(e) => {
+                        return Err(SchemaError::new(
+                            join(at, "pattern"),
+                            format!("the pattern {source:?} does not compile: {e}"),
+                        ))
                     }
                 }
             };

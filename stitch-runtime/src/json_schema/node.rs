@@ -260,7 +260,7 @@ pub(crate) struct TextPattern {
 #[derive(Clone, Debug)]
 pub(crate) enum Matcher {
     /// `regex-lite`: linear time in the string, whatever the pattern.
-    Lite(regex_lite::Regex),
+    Lite(std::sync::Arc<crate::limits::PatternMatcher>),
     /// ECMA-262 beyond it (lookaround, backreferences, `\p{…}`): `jsonschema`'s own `pattern`
     /// keyword, with its backtracking limit, so a schema someone else wrote keeps every rule.
     Ecma(std::sync::Arc<jsonschema::Validator>),
@@ -270,7 +270,7 @@ impl TextPattern {
     /// Whether `text` matches somewhere.
     pub(crate) fn is_match(&self, text: &str) -> bool {
         match &self.matcher {
-            Matcher::Lite(regex) => regex.is_match(text),
+            Matcher::Lite(matcher) => matcher.is_match(text),
             Matcher::Ecma(validator) => validator.is_valid(&Value::String(text.to_owned())),
         }
     }

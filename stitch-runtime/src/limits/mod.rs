@@ -12,6 +12,12 @@
 use core::fmt;
 use serde_json::{Number, Value};
 
+mod pattern;
+
+pub use self::pattern::Pattern;
+#[cfg(feature = "pattern")]
+pub use self::pattern::{compile_once, PatternMatcher};
+
 /// The JSON Schema keywords of [`Limits`] that the walk checks, in the order a value is judged
 /// against them (`format`, advertised only, is not one): what the schema-driven coercer reads
 /// and what a provider's format may have to say in words.
@@ -129,72 +135,6 @@ impl fmt::Display for Num {
             },
         }
     }
-}
-
-/// A `pattern`: an ECMA-262 regular expression as JSON Schema reads it (not anchored: it
-/// matches anywhere in the string), run by `regex-lite` (linear time in the string, whatever
-/// the pattern; `docs/rules.md#constraints` says which syntax stitch takes).
-///
-/// Only the derive makes one, with a pattern it checked at compile time; the engine's compiled
-/// form is built once, on first use, in a `static` of the generated code.
-#[derive(Clone, Copy, Debug)]
-pub struct Pattern {
-    source: &'static str,
-    escaped: &'static str,
-    #[cfg(feature = "pattern")]
-    compiled: fn() -> Option<&'static regex_lite::Regex>,
-}
-
-impl Pattern {
-    /// A pattern the derive checked: its text, the same JSON-escaped (for the schema), and
-    /// the function that compiles it once.
-    #[doc(hidden)]
-    #[cfg(feature = "pattern")]
-    pub const fn new(
-        source: &'static str,
-        escaped: &'static str,
-        compiled: fn() -> Option<&'static regex_lite::Regex>,
-    ) -> Pattern {
-        Pattern {
-            source,
-            escaped,
-            compiled,
-        }
-    }
-
-    /// The pattern as written.
-    pub const fn source(&self) -> &'static str {
-        self.source
-    }
-
-    /// The pattern JSON-escaped, as the schema holds it.
-    pub(crate) const fn escaped(&self) -> &'static str {
-        self.escaped
-    }
-
-    /// Whether `text` matches somewhere. A pattern the engine cannot compile (the derive
-    /// checked it with the same engine, so never in practice) matches nothing.
-    #[cfg(feature = "pattern")]
-    fn is_match(&self, text: &str) -> bool {
-        (self.compiled)().is_some_and(|regex| regex.is_match(text))
-    }
-
-    #[cfg(not(feature = "pattern"))]
-    fn is_match(&self, _: &str) -> bool {
-        // Without the feature no `Pattern` can be made (`Pattern::new` needs it).
-        true
-    }
-}
-
-/// Compiles `source` once into `cell` (the generated code's `static`).
-#[doc(hidden)]
-#[cfg(feature = "pattern")]
-pub fn compile_once(
-    cell: &'static std::sync::OnceLock<Option<regex_lite::Regex>>,
-    source: &str,
-) -> Option<&'static regex_lite::Regex> {
-    cell.get_or_init(|| regex_lite::Regex::new(source).ok())
-        .as_ref()
 }
 
 /// The constraints of one field on each number or string it holds (each item of a list, each
@@ -330,7 +270,7 @@ impl Limits {
         match &self.pattern {
             Some(pattern) if !pattern.is_match(s) => Some(Broken::Pattern {
                 text: s,
-                source: pattern.source,
+                source: pattern.source(),
             }),
             _ => None,
         }
@@ -562,14 +502,12 @@ mod tests {
     #[cfg(feature = "pattern")]
     #[test]
     fn patterns_match_anywhere() {
-        fn lower() -> Option<&'static regex_lite::Regex> {
-            static CELL: std::sync::OnceLock<Option<regex_lite::Regex>> =
-                std::sync::OnceLock::new();
+        fn lower() -> &'static PatternMatcher {
+            static CELL: std::sync::OnceLock<PatternMatcher> = std::sync::OnceLock::new();
             compile_once(&CELL, "^[a-z]+$")
         }
-        fn b() -> Option<&'static regex_lite::Regex> {
-            static CELL: std::sync::OnceLock<Option<regex_lite::Regex>> =
-                std::sync::OnceLock::new();
+        fn b() -> &'static PatternMatcher {
+            static CELL: std::sync::OnceLock<PatternMatcher> = std::sync::OnceLock::new();
             compile_once(&CELL, "b")
         }
         let l = Limits {
