@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::limits::Limits;
 use crate::schema::text::render;
 use crate::schema::write::write;
-use crate::schema::{as_object, Object, Schema, ONE_OR_MANY_NOTE};
+use crate::schema::{as_object, core, Object, Schema, ONE_OR_MANY_NOTE};
 
 /// How a flag's values become JSON, decided from the field's schema.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,18 +35,6 @@ enum Node {
     Tree(&'static Schema),
     List(&'static Schema),
     Json(Value),
-}
-
-/// `schema` without what does not change its kind: an anchor, item bounds.
-fn core(mut schema: &'static Schema) -> &'static Schema {
-    while let Schema::Anchored { inner, .. }
-    | Schema::Bounded { inner, .. }
-    | Schema::Limited { inner, .. }
-    | Schema::Described { inner, .. } = schema
-    {
-        schema = inner;
-    }
-    schema
 }
 
 impl Node {

@@ -4,7 +4,7 @@
 //! is wrong and where (`const` evaluation in a generic function, so it is reported by `cargo
 //! build`, at the `tool::…::<T>` call that names the type).
 
-use crate::schema::{str_eq, Object, Schema};
+use crate::schema::{core, str_eq, Object, Schema};
 
 /// A message built during compilation (`panic!` in `const` takes one `&str` argument).
 pub(crate) struct Message {
@@ -46,7 +46,7 @@ impl Message {
 
 /// What a schema that is not an object is, for the message.
 const fn kind(schema: &Schema) -> &'static str {
-    match schema {
+    match core(schema) {
         Schema::Any => "any JSON value (`serde_json::Value` or an opaque type)",
         Schema::Null | Schema::Boolean | Schema::Integer { .. } | Schema::Number => {
             "a number, boolean or null"
@@ -59,10 +59,6 @@ const fn kind(schema: &Schema) -> &'static str {
             "an enum with a unit variant, which serde writes as a string (tag the enum: `#[serde(tag = \"…\")]`)"
         }
         Schema::AnyOf(_) => "an untagged enum with a member that is not an object",
-        Schema::Anchored { inner, .. }
-        | Schema::Bounded { inner, .. }
-        | Schema::Limited { inner, .. }
-        | Schema::Described { inner, .. } => kind(inner),
         _ => "not an object",
     }
 }
@@ -121,21 +117,9 @@ pub(crate) const fn strict(schema: &Schema) -> Option<Message> {
     }
 }
 
-/// `schema` without an anchor, bounds or a description around it.
-const fn core(mut schema: &Schema) -> &Schema {
-    while let Schema::Anchored { inner, .. }
-    | Schema::Bounded { inner, .. }
-    | Schema::Limited { inner, .. }
-    | Schema::Described { inner, .. } = schema
-    {
-        schema = inner;
-    }
-    schema
-}
-
 /// The first part of `schema` strict mode cannot say, and the innermost field it sits in.
 const fn find(schema: &Schema, field: &'static str) -> Option<(&'static str, &'static str)> {
-    match schema {
+    match core(schema) {
         Schema::Tuple(_) => Some(("a tuple (`prefixItems`)", field)),
         Schema::Map(_) => Some((
             "a map (an object with open keys: strict mode closes every object)",
@@ -160,10 +144,6 @@ const fn find(schema: &Schema, field: &'static str) -> Option<(&'static str, &'s
             ..
         } => find(content, field),
         Schema::External { content, .. } => find(content, field),
-        Schema::Anchored { inner, .. }
-        | Schema::Bounded { inner, .. }
-        | Schema::Limited { inner, .. }
-        | Schema::Described { inner, .. } => find(inner, field),
         _ => None,
     }
 }

@@ -215,11 +215,8 @@ impl Object {
 
 /// The object schema inside `schema`, seen through an anchor or item bounds.
 pub(crate) const fn as_object(schema: &Schema) -> Option<&Object> {
-    match schema {
+    match core(schema) {
         Schema::Object(object) => Some(object),
-        Schema::Anchored { inner, .. } => as_object(inner),
-        Schema::Bounded { inner, .. } | Schema::Limited { inner, .. } => as_object(inner),
-        Schema::Described { inner, .. } => as_object(inner),
         _ => None,
     }
 }
@@ -228,16 +225,12 @@ pub(crate) const fn as_object(schema: &Schema) -> Option<&Object> {
 /// an untagged enum of such members. Such a union's schema says `"type":"object"` beside its
 /// `oneOf`/`anyOf`, and only such a type can be a tool's arguments.
 pub(crate) const fn is_object(schema: &Schema) -> bool {
-    match schema {
+    match core(schema) {
         Schema::Object(_)
         | Schema::Map(_)
         | Schema::Tagged { .. }
         | Schema::Adjacent { .. }
         | Schema::External { .. } => true,
-        Schema::Anchored { inner, .. }
-        | Schema::Bounded { inner, .. }
-        | Schema::Limited { inner, .. }
-        | Schema::Described { inner, .. } => is_object(inner),
         Schema::OneOf(members) | Schema::AnyOf(members) => {
             let mut i = 0;
             while i < members.len() {
@@ -250,6 +243,20 @@ pub(crate) const fn is_object(schema: &Schema) -> bool {
         }
         _ => false,
     }
+}
+
+/// `schema` without what does not change its kind: an anchor, item bounds, constraints or a
+/// description around it (the compile-time checks and the command line's forms look through
+/// them alike).
+pub(crate) const fn core(mut schema: &Schema) -> &Schema {
+    while let Schema::Anchored { inner, .. }
+    | Schema::Bounded { inner, .. }
+    | Schema::Limited { inner, .. }
+    | Schema::Described { inner, .. } = schema
+    {
+        schema = inner;
+    }
+    schema
 }
 
 /// `a == b`, in a `const fn` (`==` on `str` is not a const operation): the writer
