@@ -169,7 +169,12 @@ impl<T: Serialize> Serialize for OneOrMany<T> {
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(OneOrManyVisitor(PhantomData))
+        // As a newtype of a private name: every reader visits it as a newtype
+        // (`visit_newtype_struct`, which reads any value as before), and stitch's own reader of
+        // a `Value` hands the one value over for `T` to read as it asks (`visit_some`), so a
+        // `OneOrMany<String>` moves its string out of the `Value` (`json::de::ONE_OR_MANY`).
+        deserializer
+            .deserialize_newtype_struct(crate::json::de::ONE_OR_MANY, OneOrManyVisitor(PhantomData))
     }
 }
 
@@ -302,8 +307,17 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for OneOrManyVisitor<T> {
         T::deserialize(UnitDeserializer::<E>::new()).map(OneOrMany::One)
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(self)
+    }
+
+    // Only stitch's reader of a `Value` calls this, for the one value that is not an array
+    // or `null` (`json::de::ONE_OR_MANY`); JSON has no other `Some`.
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        Self::one(deserializer)
     }
 }
 

@@ -261,14 +261,44 @@ pub(crate) fn read_with<T: Coerce, R: Record>(
     if duplicates.owns_nothing() {
         core::mem::forget(duplicates);
     }
-    read_value(args, record)
+    // The text's own fast path has had its try: straight to the walk.
+    walk_then_read(args, record, None)
 }
 
 /// [`read_with`] of a `Value` that came as one (no text, so no key sent twice): it does not
 /// name the replay of a text (`read_noting`), whose `serde_json::from_str::<T>` would compile
 /// each type's `Deserialize` for a second reader in a crate that only calls `from_value`.
+///
+/// A plain call (`json::plain_value`: no string that is JSON text, no `null` member, not too
+/// deep) of a type that need not be walked first (`schema::limited::walk_first`: no string
+/// constraint, no part serde buffers) is read straight into `T`,
+/// which is the walk's answer once the item bounds and constraints hold on the result. When
+/// the read fails, the walk runs on what the read left (only strings already moved into an
+/// owned `String`, which the walk judges by kind alone, are gone): its issues, if any, are the
+/// answer, else the read's own failure, which is serde's answer on the value as sent.
 #[inline]
 pub(crate) fn read_value<T: Coerce, R: Record>(mut args: Value, record: R) -> Result<T, ArgsError> {
+    let mut read = None;
+    if const { !crate::schema::limited::walk_first(T::SCHEMA) }
+        && args.is_object()
+        && crate::json::plain_value::plain_value(&args)
+    {
+        match crate::json::de::read_in_place::<T>(&mut args) {
+            Ok(args) if args.bounds_hold(Bounds::NONE) => return Ok(args),
+            other => read = Some(other),
+        }
+    }
+    walk_then_read(args, record, read)
+}
+
+/// The walk of `args`, then (when it refuses nothing) `T` read from what it left, or `read`,
+/// what a direct read of the same plain call gave.
+#[inline]
+fn walk_then_read<T: Coerce, R: Record>(
+    mut args: Value,
+    record: R,
+    read: Option<Result<T, crate::json::de::Error>>,
+) -> Result<T, ArgsError> {
     if let Err((error, too_deep)) = run_with::<T, R>(&mut args, Cx::new(false), record) {
         if too_deep {
             // serde_json drops a `Value` recursively; a deep one would overflow the stack.
@@ -276,7 +306,11 @@ pub(crate) fn read_value<T: Coerce, R: Record>(mut args: Value, record: R) -> Re
         }
         return Err(trace::refused::<T>(error));
     }
-    deserialize(args)
+    match read {
+        None => deserialize(args),
+        Some(Ok(args)) => Ok(args),
+        Some(Err(e)) => Err(invalid::<T>(e)),
+    }
 }
 
 /// [`read_with`] of arguments whose text sent some key twice. When the walk repaired nothing,

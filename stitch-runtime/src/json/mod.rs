@@ -6,5 +6,6 @@ pub(crate) mod de;
 pub(crate) mod depth;
 pub(crate) mod parse;
 pub(crate) mod plain;
+pub(crate) mod plain_value;
 pub(crate) mod replay;
 pub(crate) mod text_list;

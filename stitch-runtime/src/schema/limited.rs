@@ -37,6 +37,64 @@ pub const fn takes_string_limits(schema: &Schema) -> bool {
     matches!(leaf(schema), Schema::String)
 }
 
+/// Whether a plain call of a type of this schema must be walked before it is read (see
+/// `json::plain_value` and `tool_args::read_value`): its walk judges some string by its content
+/// (a string constraint, `min_length`, `max_length` or `pattern`), or serde reads some part of
+/// it through a buffer of the value that a failed read would leave without its strings (an
+/// untagged, internally or adjacently tagged enum, a `flatten` field). A recursive type's
+/// reference is answered where its anchor stands.
+pub(crate) const fn walk_first(schema: &Schema) -> bool {
+    match schema {
+        Schema::Limited { inner, limits } => {
+            limits.min_length.is_some()
+                || limits.max_length.is_some()
+                || limits.pattern.is_some()
+                || walk_first(inner)
+        }
+        Schema::Tagged { .. } | Schema::Adjacent { .. } | Schema::AnyOf(_) => true,
+        Schema::Array { items: inner, .. }
+        | Schema::Map(inner)
+        | Schema::OneOrMany(inner)
+        | Schema::External { content: inner, .. }
+        | Schema::Anchored { inner, .. }
+        | Schema::Described { inner, .. }
+        | Schema::Bounded { inner, .. } => walk_first(inner),
+        Schema::Tuple(members) | Schema::OneOf(members) => {
+            let mut i = 0;
+            while i < members.len() {
+                if walk_first(members[i]) {
+                    return true;
+                }
+                i += 1;
+            }
+            false
+        }
+        Schema::Object(object) => {
+            if !object.flatten.is_empty() {
+                return true;
+            }
+            let mut i = 0;
+            while i < object.properties.len() {
+                if walk_first(object.properties[i].schema) {
+                    return true;
+                }
+                i += 1;
+            }
+            false
+        }
+        Schema::Any
+        | Schema::Null
+        | Schema::Boolean
+        | Schema::Integer { .. }
+        | Schema::Number
+        | Schema::String
+        | Schema::Char
+        | Schema::Enum(_)
+        | Schema::Raw(_)
+        | Schema::Ref(_) => false,
+    }
+}
+
 /// Whether the bound `n` lies within the range of the field's integer type (any bound does
 /// for a float).
 #[doc(hidden)]
@@ -53,9 +111,70 @@ pub const fn within_range(schema: &Schema, n: Num) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::Limits;
     use crate::schema::Describe;
     use crate::OneOrMany;
     use std::collections::HashMap;
+
+    #[test]
+    fn the_walk_goes_first_where_a_string_is_judged_or_a_value_buffered() {
+        use crate::schema::{Flattened, Object, Property};
+        assert!(!walk_first(
+            <Vec<Option<OneOrMany<String>>> as Describe>::SCHEMA
+        ));
+        assert!(!walk_first(<HashMap<String, Vec<u32>> as Describe>::SCHEMA));
+        static PATTERN: Limits = Limits {
+            min_length: Some(3),
+            ..Limits::NONE
+        };
+        static RANGE: Limits = Limits {
+            minimum: Some(Num::Int(1)),
+            ..Limits::NONE
+        };
+        let limited = |limits| Schema::Limited {
+            inner: <String as Describe>::SCHEMA,
+            limits,
+        };
+        let (named, counted) = (limited(&PATTERN), limited(&RANGE));
+        assert!(walk_first(&named));
+        let named: Schema = limited(&PATTERN);
+        assert!(!walk_first(&counted));
+        let members: &[&Schema] = &[&Schema::String, &Schema::Integer { min: 0, max: 9 }];
+        assert!(walk_first(&Schema::AnyOf(members)));
+        assert!(!walk_first(&Schema::OneOf(&[&Schema::Enum(&["a"])])));
+        // Objects, built as the derive's are (`'static`), here by leaking them.
+        let object = |properties: Vec<Property>, flatten: Vec<Flattened>| -> &'static Schema {
+            let object = Object {
+                properties: Vec::leak(properties),
+                flatten: Vec::leak(flatten),
+                deny_unknown_fields: false,
+                description: None,
+            };
+            Box::leak(Box::new(Schema::Object(Box::leak(Box::new(object)))))
+        };
+        let property = |schema| Property {
+            name: "a",
+            schema,
+            required: true,
+            description: None,
+            default: None,
+        };
+        let deep = || vec![property(<OneOrMany<String> as Describe>::SCHEMA)];
+        assert!(!walk_first(object(deep(), vec![])));
+        let flattened = Flattened {
+            schema: <String as Describe>::SCHEMA,
+            optional: false,
+        };
+        assert!(walk_first(object(deep(), vec![flattened])));
+        let constrained = vec![property(Box::leak(Box::new(named)))];
+        assert!(walk_first(object(constrained, vec![])));
+        let node = object(vec![property(&Schema::Ref("Node"))], vec![]);
+        let anchored = Schema::Anchored {
+            anchor: "Node",
+            inner: node,
+        };
+        assert!(!walk_first(&anchored));
+    }
 
     #[test]
     fn kinds_are_seen_through_containers() {

@@ -21,6 +21,7 @@ mod one_answer;
 mod one_or_many;
 mod properties;
 mod providers;
+mod read_first;
 mod reports;
 mod root_and_twice;
 mod round_trip;

@@ -6,20 +6,30 @@
 //! and builds the path only when an error travels back up: each sequence, map and variant
 //! level adds its segment to the error on the way out. The success path pays nothing for it.
 //!
-//! The value is read in place: strings are moved out of it (no copy), and map keys are lent
-//! to the visitor for as long as the value lives (`visit_borrowed_str`), so a visitor that
-//! keeps keys (serde's buffering for internally tagged and untagged enums and for `flatten`)
-//! keeps them without copying, and each key is still there to name the path of an error.
+//! The value is read in place. A string is moved out of it (no copy) where the type asks for
+//! an owned string (`deserialize_string`: `String`, `PathBuf`, whose visitors take any string)
+//! or for any value (`deserialize_any`: a `serde_json::Value`, and serde's buffering for
+//! internally tagged and untagged enums and for `flatten`); it is lent (`visit_borrowed_str`),
+//! as map keys are, where the visitor may refuse it after all: a `char`, a type that parses
+//! its text (`deserialize_str`), an enum's variant name. A `OneOrMany<T>` asks this reader for
+//! its one value directly ([`ONE_OR_MANY`]) and `T` reads it as it asks, so a read that fails
+//! leaves in place every string it did not hand to an owned string or a buffer; and
+//! `ToolArgs::from_value` reads a plain call of a type with no such buffer first, walking it
+//! only when that fails (`tool_args::read_value`).
 
 use core::fmt;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
-    Unexpected, VariantAccess, Visitor,
+    self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Unexpected,
+    Visitor,
 };
 use serde_json::{Map, Number, Value};
 
 use crate::path::{render_leaf_first, Segment as PathSegment};
+
+mod variant;
+
+use self::variant::Variant;
 
 /// A deserialization failure and where it happened.
 #[derive(Debug)]
@@ -104,7 +114,14 @@ impl fmt::Display for JsonUnexpected<'_> {
 
 /// Deserializes `value` into `T`, or says where and why not.
 pub(crate) fn from_value<T: de::DeserializeOwned>(mut value: Value) -> Result<T, Error> {
-    T::deserialize(ValueDe(&mut value))
+    read_in_place(&mut value)
+}
+
+/// [`from_value`] of a value left to the caller: on success the strings `T` took are empty in
+/// it; on failure, so are those read into an owned string before the failure, and nothing
+/// else changed (the module docs say which strings move).
+pub(crate) fn read_in_place<T: de::DeserializeOwned>(value: &mut Value) -> Result<T, Error> {
+    T::deserialize(ValueDe(value))
 }
 
 /// [`from_value`] of a copy of `value`: serde's verdict on a value the walk only borrows. The
@@ -178,7 +195,13 @@ fn visit_object<'de, V: Visitor<'de>>(
     }
 }
 
-/// A value read in place, as serde_json reads a `Value` (strings are moved out).
+/// The name `OneOrMany<T>` deserializes itself under (`deserialize_newtype_struct`): every
+/// other reader visits it as a newtype, and `OneOrMany` then reads any value as before; this
+/// one answers with the array (`visit_seq`) or with the one value (`visit_some` of itself).
+pub(crate) const ONE_OR_MANY: &str = "$stitch::OneOrMany";
+
+/// A value read in place, as serde_json reads a `Value` (strings moved out only into an owned
+/// string: see the module docs).
 struct ValueDe<'de>(&'de mut Value);
 
 macro_rules! numbers {
@@ -218,11 +241,14 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_string(visitor)
+        self.deserialize_str(visitor)
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_string(visitor)
+        match self.0 {
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
+        }
     }
 
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -233,7 +259,11 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_byte_buf(visitor)
+        match self.0 {
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            Value::Array(items) => visit_array(items, visitor),
+            other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
+        }
     }
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -268,9 +298,18 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
+        if name == ONE_OR_MANY {
+            // `OneOrMany`'s protocol: its array form, or its one value handed over as this
+            // reader itself (`visit_some`), for `T` to read as it asks (a `String` moves it).
+            return match self.0 {
+                Value::Array(items) => visit_array(items, visitor),
+                Value::Null => visitor.visit_unit(),
+                other => visitor.visit_some(ValueDe(other)),
+            };
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -343,7 +382,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_string(visitor)
+        self.deserialize_str(visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
@@ -482,95 +521,5 @@ impl<'de> Deserializer<'de> for KeyDe<'de> {
     serde::forward_to_deserialize_any! {
         char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
         identifier ignored_any
-    }
-}
-
-/// An externally tagged enum's variant: its name and, unless it came as a string, its content.
-struct Variant<'de> {
-    name: &'de str,
-    value: Option<&'de mut Value>,
-}
-
-impl<'de> EnumAccess<'de> for Variant<'de> {
-    type Error = Error;
-    type Variant = Content<'de>;
-
-    fn variant_seed<V: DeserializeSeed<'de>>(
-        self,
-        seed: V,
-    ) -> Result<(V::Value, Content<'de>), Error> {
-        let read = seed.deserialize(KeyDe(self.name))?;
-        Ok((
-            read,
-            Content {
-                name: self.name,
-                value: self.value,
-            },
-        ))
-    }
-}
-
-struct Content<'de> {
-    name: &'de str,
-    value: Option<&'de mut Value>,
-}
-
-impl Content<'_> {
-    /// Adds the variant's key to the path of an error in its content.
-    fn inside<T>(name: &str, result: Result<T, Error>) -> Result<T, Error> {
-        result.map_err(|e| e.at(Segment::Key(name.to_owned())))
-    }
-}
-
-impl<'de> VariantAccess<'de> for Content<'de> {
-    type Error = Error;
-
-    fn unit_variant(self) -> Result<(), Error> {
-        match self.value {
-            None | Some(Value::Null) => Ok(()),
-            Some(other) => Err(de::Error::invalid_type(unexpected(other), &"unit variant")),
-        }
-    }
-
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
-        match self.value {
-            Some(value) => Content::inside(self.name, seed.deserialize(ValueDe(value))),
-            None => Err(de::Error::invalid_type(
-                Unexpected::UnitVariant,
-                &"newtype variant",
-            )),
-        }
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, Error> {
-        match self.value {
-            Some(Value::Array(items)) => Content::inside(self.name, visit_array(items, visitor)),
-            Some(other) => Err(de::Error::invalid_type(unexpected(other), &"tuple variant")),
-            None => Err(de::Error::invalid_type(
-                Unexpected::UnitVariant,
-                &"tuple variant",
-            )),
-        }
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        _: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
-        match self.value {
-            // As serde_json's `Value` reader: a struct variant from an object only (its text
-            // reader takes an array too; the walk's verdict, read through this reader, follows
-            // `serde_json::from_value`).
-            Some(Value::Object(map)) => Content::inside(self.name, visit_object(map, visitor)),
-            Some(other) => Err(de::Error::invalid_type(
-                unexpected(other),
-                &"struct variant",
-            )),
-            None => Err(de::Error::invalid_type(
-                Unexpected::UnitVariant,
-                &"struct variant",
-            )),
-        }
     }
 }

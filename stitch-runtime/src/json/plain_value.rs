@@ -1,0 +1,247 @@
+//! The fast path of `from_value`: whether a `Value` holds nothing any rule could act on, so
+//! that reading it straight into the type (`json::de`) gives the walk's answer.
+//!
+//! The counterpart of `json::plain` for a value already parsed. Every rule acts on a string
+//! that is JSON text (R1 repairs it at a structured position, R3 refuses a list written as
+//! text, `lenient_scalars` reads a number or a literal written as text), on a `null` member
+//! (R8 leaves out a defaulted field sent as `null`), or on a value nested past `MAX_DEPTH`
+//! (refused, R7). A value with none of these is *plain*: every rule either has nothing to do
+//! in it or acts where serde refuses the value (so the direct read fails and the walk runs).
+//!
+//! Unlike text, a `Value` is not read again after a failed direct read: the read moves the
+//! strings it hands to an owned `String` out of the value. So a plain value must also leave
+//! the walk nothing to repair once the read fails — which is why a `null` member is not plain
+//! here, where the text's fast path lets serde refuse it — and `read_value` takes the path
+//! only for a type that need not be walked first (`schema::limited::walk_first`).
+
+use serde::de::IgnoredAny;
+use serde_json::{Map, Value};
+
+use crate::bounds::Bounds;
+use crate::json::depth::MAX_DEPTH;
+use crate::json::text_list::is_text_list;
+
+/// `true` when no rule could act in `value` (see the module docs). A `false` costs nothing
+/// but the walk.
+pub(crate) fn plain_value(value: &Value) -> bool {
+    match value {
+        Value::Array(items) => plain_items(items, 0),
+        Value::Object(map) => plain_members(map, 0),
+        Value::String(s) => plain_string(s),
+        Value::Null | Value::Bool(_) | Value::Number(_) => true,
+    }
+}
+
+/// The items of an array at `depth` (the containers around it): strings and scalars are
+/// answered in line, and only a container is a call (most arguments are flat).
+fn plain_items(items: &[Value], depth: usize) -> bool {
+    if depth >= MAX_DEPTH {
+        return false;
+    }
+    for item in items {
+        let plain = match item {
+            Value::String(s) => plain_string(s),
+            Value::Array(items) => plain_items(items, depth + 1),
+            Value::Object(map) => plain_members(map, depth + 1),
+            Value::Null | Value::Bool(_) | Value::Number(_) => true,
+        };
+        if !plain {
+            return false;
+        }
+    }
+    true
+}
+
+/// The members of an object at `depth`, as [`plain_items`]; a `null` member is not plain.
+fn plain_members(map: &Map<String, Value>, depth: usize) -> bool {
+    if depth >= MAX_DEPTH {
+        return false;
+    }
+    for item in map.values() {
+        let plain = match item {
+            Value::String(s) => plain_string(s),
+            Value::Array(items) => plain_items(items, depth + 1),
+            Value::Object(map) => plain_members(map, depth + 1),
+            Value::Bool(_) | Value::Number(_) => true,
+            Value::Null => false,
+        };
+        if !plain {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the string `s` is not JSON text. Only a string whose first byte can open a JSON
+/// value, or is JSON white space, is looked at further: most strings are answered by it.
+#[inline]
+fn plain_string(s: &str) -> bool {
+    match s.as_bytes().first() {
+        Some(&b) if MAY_OPEN[b as usize] => maybe_json(s),
+        _ => true,
+    }
+}
+
+/// The bytes that can start JSON text: white space, and the first byte of every JSON value.
+static MAY_OPEN: [bool; 256] = {
+    let mut table = [false; 256];
+    let opens = b" \t\n\r[{\"-0123456789tfn";
+    let mut i = 0;
+    while i < opens.len() {
+        table[opens[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
+/// [`plain_string`] of a string that may be JSON text, without allocating for the common
+/// cases: a literal is compared, a number checked by its grammar, an array by the text-list
+/// scanner (as `json::plain` does for text); an object or a string written as text is parsed.
+#[inline(never)]
+fn maybe_json(s: &str) -> bool {
+    let text = s.trim_matches([' ', '\t', '\n', '\r']);
+    match text.as_bytes().first() {
+        None => true,
+        Some(b't' | b'f' | b'n') => !matches!(text, "true" | "false" | "null"),
+        Some(b'-' | b'0'..=b'9') => !is_json_number(text.as_bytes()),
+        Some(b'[') => !is_text_list(text, |_| true, Bounds::NONE),
+        Some(_) => serde_json::from_str::<IgnoredAny>(text).is_err(),
+    }
+}
+
+/// Whether `b` is one JSON number: `-`? (`0` | a non-zero digit and digits) (`.` digits)?
+/// ([`eE`] [`+-`]? digits)?
+fn is_json_number(b: &[u8]) -> bool {
+    let digits = |mut i: usize| {
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        (i > start).then_some(i)
+    };
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    i = match b.get(i) {
+        Some(b'0') => i + 1,
+        Some(b'1'..=b'9') => match digits(i) {
+            Some(i) => i,
+            None => return false,
+        },
+        _ => return false,
+    };
+    if b.get(i) == Some(&b'.') {
+        i = match digits(i + 1) {
+            Some(i) => i,
+            None => return false,
+        };
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        i = match digits(i) {
+            Some(i) => i,
+            None => return false,
+        };
+    }
+    i == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_value;
+    use serde_json::json;
+
+    #[test]
+    fn strings_that_are_json_text_are_not_plain() {
+        for text in [
+            "[\"a.png\"]",
+            " [1, 2]",
+            "{\"a\": 1}",
+            "5",
+            "-1.5",
+            "true",
+            "false",
+            "null",
+            "\"quoted\"",
+            "\n[]",
+        ] {
+            assert!(!plain_value(&json!({ "a": text })), "{text:?}");
+            assert!(
+                !plain_value(&json!({ "a": [1, { "b": text }] })),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_strings_are_plain() {
+        for text in [
+            "a.png",
+            "[preview].png",
+            "[1,2",
+            "{not json}",
+            "2024-01-01",
+            "nothing",
+            "tru",
+            "",
+            " ",
+        ] {
+            assert!(plain_value(&json!({ "a": text, "b": [text] })), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn the_number_grammar_is_serde_json_s() {
+        let texts = [
+            "0",
+            "-0",
+            "7",
+            "42",
+            "-17",
+            "1.5",
+            "-0.25",
+            "1e5",
+            "1E+5",
+            "2.5e-3",
+            "01",
+            "-",
+            "1.",
+            ".5",
+            "1e",
+            "1e+",
+            "+1",
+            "0x1",
+            "1_000",
+            "12a",
+            "1.2.3",
+            "2024-01-01",
+            "-a",
+            "00",
+        ];
+        for text in texts {
+            let serde = serde_json::from_str::<serde_json::Number>(text).is_ok();
+            assert_eq!(super::is_json_number(text.as_bytes()), serde, "{text:?}");
+            assert_eq!(plain_value(&json!({ "a": text })), !serde, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_null_member_is_not_plain_a_null_item_is() {
+        assert!(!plain_value(&json!({ "a": null })));
+        assert!(!plain_value(&json!({ "a": [{ "b": null }] })));
+        assert!(plain_value(&json!({ "a": [null, 1, true] })));
+    }
+
+    #[test]
+    fn a_value_past_the_depth_limit_is_not_plain() {
+        let mut deep = json!(1);
+        for _ in 0..crate::json::depth::MAX_DEPTH {
+            deep = json!([deep]);
+        }
+        assert!(plain_value(&deep));
+        let deeper = json!([deep]);
+        assert!(!plain_value(&deeper));
+        // `deeper` is dropped by serde_json recursively: 129 levels are fine.
+    }
+}

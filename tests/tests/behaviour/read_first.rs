@@ -1,0 +1,179 @@
+//! `from_value` reads a plain call straight into the type and walks it only when that read
+//! fails or the result breaks a bound (`tool_args::read_value`, `json::plain_value`). The read
+//! moves the strings it hands to an owned `String` out of the value, so what the walk sees
+//! after a failed read is not what was sent: these calls check that the answer is still the
+//! one the walk gives first (`from_json` of the same text, whose full path always walks
+//! first), with every issue at once, each quoting the value as sent.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use stitch_runtime::{ArgsError, OneOrMany, ToolArgs};
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    File,
+    Dir,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Job {
+    label: String,
+    kind: Kind,
+    size: u32,
+    tags: OneOrMany<String>,
+    #[serde(default)]
+    kinds: Option<OneOrMany<Kind>>,
+}
+
+/// A string constraint: the walk judges `alias` by its content, so it goes first. (serde
+/// reads the keys in the order a `Value` keeps them, by name: `alias` before `size`.)
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Named {
+    #[stitch(min_length = 3)]
+    alias: String,
+    size: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct RawPair {
+    low: String,
+    high: String,
+}
+
+/// serde reads a `RawPair` (taking its strings), then refuses it in words that quote them.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(try_from = "RawPair")]
+struct Pair {
+    low: String,
+    high: String,
+}
+
+impl TryFrom<RawPair> for Pair {
+    type Error = String;
+
+    fn try_from(raw: RawPair) -> Result<Pair, String> {
+        if raw.low > raw.high {
+            return Err(format!("{:?} comes after {:?}", raw.low, raw.high));
+        }
+        Ok(Pair {
+            low: raw.low,
+            high: raw.high,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Span {
+    label: String,
+    pair: Pair,
+}
+
+/// A bounded list and an `f32` constraint, which the read's result cannot judge exactly
+/// (`limits_hold` declines for `f32`): the walk runs after a read that succeeded.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Scaled {
+    file: String,
+    #[stitch(maximum = 10)]
+    ratio: f32,
+    #[stitch(max_items = 2)]
+    paths: OneOrMany<String>,
+}
+
+/// The same answer from `from_value` and from the walk-first path (`from_json`'s full path,
+/// reached for text serde_json refuses or for text that is not plain).
+fn one_answer<T: ToolArgs + PartialEq + std::fmt::Debug>(args: Value) -> Result<T, ArgsError> {
+    let walked = T::from_json(&args.to_string());
+    let read = T::from_value(args);
+    match (&read, &walked) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("from_value {read:?}, walk first {walked:?}"),
+    }
+    read
+}
+
+fn messages(error: ArgsError) -> Vec<String> {
+    error.issues().iter().map(ToString::to_string).collect()
+}
+
+#[test]
+fn a_failed_read_still_reports_every_issue_in_the_words_of_the_value_sent() {
+    let err = one_answer::<Job>(json!({
+        "label": "build", "kind": "fil", "size": "x", "tags": "a", "kinds": ["dir"]
+    }))
+    .unwrap_err();
+    let messages = messages(err);
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].starts_with("kind: ") && messages[0].contains("`fil`"));
+    assert!(messages[1].starts_with("size: ") && messages[1].contains("\"x\""));
+}
+
+#[test]
+fn a_plain_call_reads_as_serde_reads_it() {
+    let args = json!({
+        "label": "build", "kind": "dir", "size": 3, "tags": ["a", "[b]"], "kinds": "file"
+    });
+    let job = one_answer::<Job>(args.clone()).unwrap();
+    assert_eq!(job, serde_json::from_value::<Job>(args).unwrap());
+    assert_eq!(job.kinds, Some(OneOrMany::One(Kind::File)));
+}
+
+#[test]
+fn a_string_constraint_is_judged_on_the_string_sent() {
+    let err = one_answer::<Named>(json!({"alias": "ab", "size": "x"})).unwrap_err();
+    let messages = messages(err);
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].contains("\"ab\""), "{messages:?}");
+    let ok = one_answer::<Named>(json!({"alias": "abc", "size": 1})).unwrap();
+    assert_eq!(ok.alias, "abc");
+}
+
+#[test]
+fn serde_s_own_refusal_after_the_read_quotes_the_value_sent() {
+    // The walk finds nothing wrong: the answer is serde's, from the read of the value as sent.
+    let err =
+        one_answer::<Span>(json!({"label": "l", "pair": {"low": "b", "high": "a"}})).unwrap_err();
+    assert!(err.to_string().contains("\"b\" comes after \"a\""), "{err}");
+    let ok = one_answer::<Span>(json!({"label": "l", "pair": {"low": "a", "high": "b"}})).unwrap();
+    assert_eq!(ok.pair.high, "b");
+}
+
+#[test]
+fn a_read_that_succeeds_and_breaks_or_cannot_judge_a_bound_is_walked() {
+    let err = one_answer::<Scaled>(json!({"file": "f", "ratio": 0.5, "paths": ["a", "b", "c"]}))
+        .unwrap_err();
+    assert!(err.to_string().starts_with("paths: "), "{err}");
+    let err = one_answer::<Scaled>(json!({"file": "f", "ratio": 11.5, "paths": "a"})).unwrap_err();
+    assert!(err.to_string().contains("11.5"), "{err}");
+    // Within the bound, judged by the walk (an `f32`): the strings read stay in the result.
+    let ok = one_answer::<Scaled>(json!({"file": "f", "ratio": 0.5, "paths": ["a", "b"]})).unwrap();
+    assert_eq!(ok.file, "f");
+    assert_eq!(
+        ok.paths,
+        OneOrMany::Many(vec!["a".to_owned(), "b".to_owned()])
+    );
+}
+
+#[test]
+fn json_text_and_null_members_take_the_walk() {
+    // Repaired (R1) and left out (R8) as before: the read never ran on these.
+    #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+    struct Rows {
+        file: String,
+        rows: Vec<u32>,
+        #[serde(default)]
+        limit: u32,
+    }
+    let ok = one_answer::<Rows>(json!({"file": "f", "rows": "[1, 2]", "limit": null})).unwrap();
+    assert_eq!((ok.file.as_str(), ok.rows, ok.limit), ("f", vec![1, 2], 0));
+    let err = one_answer::<Job>(json!({
+        "label": "n", "kind": "dir", "size": 1, "tags": "[\"a\", \"b\"]"
+    }))
+    .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("tags is a list written as text"),
+        "{err}"
+    );
+}
