@@ -5,7 +5,7 @@
 //! runtime are released in lockstep (the runtime depends on `stitch-derive = "=x.y.z"`), so
 //! the code a derive generates always meets the `__private` it was written for.
 //!
-//! Version marker of this module's contents: 0.1 (bump with any change the derive must follow).
+//! Version marker of this module's contents: 0.2 (bump with any change the derive must follow).
 
 // ---- What the derive names ----
 
@@ -20,8 +20,9 @@ pub use crate::schema::limited::{takes_number_limits, takes_string_limits, withi
 pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::walk::{
-    deserialized, drop_absent, null_is_absent, union_string, untagged, untyped_entries, walk_leaf,
-    walk_object, Claims, Coerce, Cx, Kind, Member, Shape,
+    deserialized, drop_absent, null_is_absent, union_string, untagged, untyped_entries,
+    walk_fields, walk_leaf, walk_object, Claims, Coerce, Cx, FieldWalk, Fields, Kind, Member,
+    Shape,
 };
 pub use crate::ToolArgs;
 pub use core;

@@ -62,7 +62,10 @@ fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> To
     let mut extra = Vec::new();
     for (i, variant) in variants.iter().enumerate() {
         if variant.style == Style::Struct {
-            let rules = super::fields::FieldRules::default();
+            let rules = super::fields::FieldRules {
+                table: cont.generics.params.is_empty(),
+                ..super::fields::FieldRules::default()
+            };
             let (walk, _) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra, rules);
             let fields_fn = fields_fn(i);
             extra.push(quote! {

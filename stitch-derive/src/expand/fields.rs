@@ -146,6 +146,8 @@ pub(super) fn fields_walk(
     rules: FieldRules,
 ) -> (TokenStream, Keys) {
     let mut arms = Vec::new();
+    // The same, as a table for the runtime's loop (`table_walk`).
+    let mut entries = Vec::new();
     let mut own_names = Vec::new();
     let mut flattened = Vec::new();
     // Required fields: a bit each in `__seen`, set by the field's arm (more than 128 declared
@@ -187,6 +189,7 @@ pub(super) fn fields_walk(
         let ty = &field.ty;
         for name in field.names.all() {
             own_names.push(name.to_owned());
+            entries.push(table_entry(field, name, ordinal, tracked, defaulted));
             let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name, #ordinal)));
             let walk = if defaulted {
                 absent_names.push((name.to_owned(), ty.clone(), ordinal));
@@ -294,6 +297,29 @@ pub(super) fn fields_walk(
             },
         );
     }
+    if flattened.is_empty() && rules.table {
+        let deny = if rules.deny_unknown {
+            quote!(_stitch::core::option::Option::Some(&[#(#expected),*]))
+        } else {
+            quote!(_stitch::core::option::Option::None)
+        };
+        let body = quote! {
+            const __STITCH_FIELDS: _stitch::Fields = _stitch::Fields {
+                names: &[#(#entries),*],
+                tracked: &[#(#required_names),*],
+                required: 0 #(#required)*,
+                deny: #deny,
+            };
+            _stitch::walk_fields(__map, __cx, __at, __owned, &__STITCH_FIELDS);
+        };
+        return (
+            body,
+            Keys {
+                declares: own,
+                owns: None,
+            },
+        );
+    }
     if flattened.is_empty() {
         let body = quote! {
             #seen_decl
@@ -386,9 +412,61 @@ pub(super) struct Keys {
     pub owns: Option<TokenStream>,
 }
 
+/// One entry of a [`fields_walk`] table: the field `field` read under `name`.
+///
+/// ```text
+/// _stitch::FieldWalk { name: "paths", wire: "paths", ordinal: 0,
+///     walk: Some(<OneOrMany<String> as _stitch::Coerce>::walk), bounds: _stitch::Bounds::NONE,
+///     limits: None, lenient: false, tracked: true, null_absent: false }
+/// ```
+fn table_entry(
+    field: &Field,
+    name: &str,
+    ordinal: u32,
+    tracked: bool,
+    defaulted: bool,
+) -> TokenStream {
+    let wire = &field.names.wire;
+    let none = quote!(_stitch::core::option::Option::None);
+    let walk = if field.attrs.opaque.is_some() {
+        none.clone()
+    } else {
+        let coerce = coerce_of(field);
+        quote!(_stitch::core::option::Option::Some(#coerce::walk))
+    };
+    let limits = match field.attrs.limits.limits() {
+        Some(limits) if field.attrs.limits.checked() && field.attrs.opaque.is_none() => {
+            quote!(_stitch::core::option::Option::Some(#limits))
+        }
+        _ => none,
+    };
+    let bounds = bounds(field);
+    let lenient = field.lenient;
+    let ty = &field.ty;
+    let null_absent = if defaulted {
+        quote!(_stitch::null_is_absent::<#ty>())
+    } else {
+        quote!(false)
+    };
+    quote!(_stitch::FieldWalk {
+        name: #name,
+        wire: #wire,
+        ordinal: #ordinal,
+        walk: #walk,
+        bounds: #bounds,
+        limits: #limits,
+        lenient: #lenient,
+        tracked: #tracked,
+        null_absent: #null_absent,
+    })
+}
+
 /// What a set of named fields checks beyond their values.
 #[derive(Clone, Copy, Default)]
 pub(super) struct FieldRules {
+    /// The walk is a table the runtime loops over (`_stitch::walk_fields`), not a `match`:
+    /// for a container without type parameters, whose table can be a `static`.
+    pub table: bool,
     /// `#[serde(default)]` on the container: no field is required.
     pub container_default: bool,
     /// `#[serde(deny_unknown_fields)]`: a key no field claims (and the caller's `__owned`

@@ -32,6 +32,7 @@ pub(super) fn named(
     helpers: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let rules = FieldRules {
+        table: cont.generics.params.is_empty(),
         container_default: cont.serde.default,
         deny_unknown: cont.serde.deny_unknown_fields,
     };

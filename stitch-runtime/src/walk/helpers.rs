@@ -123,6 +123,17 @@ pub fn drop_absent(
     at: &Path<'_>,
     absent: fn(&str) -> Option<u32>,
 ) {
+    drop_absent_by(map, cx, at, &absent);
+}
+
+/// [`drop_absent`] with the names given by any function (a table's lookup).
+#[cold]
+pub(crate) fn drop_absent_by(
+    map: &mut Map<String, Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+    absent: &dyn Fn(&str) -> Option<u32>,
+) {
     for (key, value) in map.iter() {
         if value.is_null() {
             if let Some(ordinal) = absent(key) {

@@ -18,6 +18,7 @@ use crate::report::Repair;
 use crate::schema::{Describe, FieldOf};
 
 mod cx;
+mod fields;
 mod flat;
 mod helpers;
 mod std;
@@ -25,12 +26,13 @@ mod union;
 mod untagged;
 
 pub use self::cx::Cx;
+pub use self::fields::{walk_fields, FieldWalk, Fields};
 pub use self::flat::{walk_flat_map, Claims};
 pub use self::helpers::{
     drop_absent, null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object,
     walk_seq,
 };
-pub(crate) use self::helpers::{items_hold, set_holds};
+pub(crate) use self::helpers::{drop_absent_by, items_hold, set_holds};
 pub use self::union::union_string;
 pub use self::untagged::{deserialized, untagged, Member};
 
