@@ -271,7 +271,8 @@ pub(crate) fn read_with<T: Coerce, R: Record>(
 ///
 /// A plain call (`json::plain_value`: no string that is JSON text, no `null` member, not too
 /// deep) of a type that need not be walked first (`schema::limited::walk_first`: no string
-/// constraint, no part serde buffers) is read straight into `T`,
+/// constraint) is read straight into `T`, lending every string but those an owned `String`
+/// takes (`json::de::read_lending`),
 /// which is the walk's answer once the item bounds and constraints hold on the result. When
 /// the read fails, the walk runs on what the read left (only strings already moved into an
 /// owned `String`, which the walk judges by kind alone, are gone): its issues, if any, are the
@@ -283,7 +284,7 @@ pub(crate) fn read_value<T: Coerce, R: Record>(mut args: Value, record: R) -> Re
         && args.is_object()
         && crate::json::plain_value::plain_value(&args)
     {
-        match crate::json::de::read_in_place::<T>(&mut args) {
+        match crate::json::de::read_lending::<T>(&mut args) {
             Ok(args) if args.bounds_hold(Bounds::NONE) => return Ok(args),
             other => read = Some(other),
         }

@@ -9,7 +9,7 @@
 //! in it or acts where serde refuses the value (so the direct read fails and the walk runs).
 //!
 //! Unlike text, a `Value` is not read again after a failed direct read: the read moves the
-//! strings it hands to an owned `String` out of the value. So a plain value must also leave
+//! strings it hands to an owned `String` out of the value (`json::de::read_lending`). So a plain value must also leave
 //! the walk nothing to repair once the read fails — which is why a `null` member is not plain
 //! here, where the text's fast path lets serde refuse it — and `read_value` takes the path
 //! only for a type that need not be walked first (`schema::limited::walk_first`).

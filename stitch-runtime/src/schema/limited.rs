@@ -39,10 +39,9 @@ pub const fn takes_string_limits(schema: &Schema) -> bool {
 
 /// Whether a plain call of a type of this schema must be walked before it is read (see
 /// `json::plain_value` and `tool_args::read_value`): its walk judges some string by its content
-/// (a string constraint, `min_length`, `max_length` or `pattern`), or serde reads some part of
-/// it through a buffer of the value that a failed read would leave without its strings (an
-/// untagged, internally or adjacently tagged enum, a `flatten` field). A recursive type's
-/// reference is answered where its anchor stands.
+/// (a string constraint, `min_length`, `max_length` or `pattern`), which the first read may
+/// have moved out of the value when it fails. A recursive type's reference is answered where
+/// its anchor stands.
 pub(crate) const fn walk_first(schema: &Schema) -> bool {
     match schema {
         Schema::Limited { inner, limits } => {
@@ -51,15 +50,19 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
                 || limits.pattern.is_some()
                 || walk_first(inner)
         }
-        Schema::Tagged { .. } | Schema::Adjacent { .. } | Schema::AnyOf(_) => true,
         Schema::Array { items: inner, .. }
         | Schema::Map(inner)
         | Schema::OneOrMany(inner)
+        | Schema::Tagged { body: inner, .. }
+        | Schema::Adjacent {
+            content: Some(inner),
+            ..
+        }
         | Schema::External { content: inner, .. }
         | Schema::Anchored { inner, .. }
         | Schema::Described { inner, .. }
         | Schema::Bounded { inner, .. } => walk_first(inner),
-        Schema::Tuple(members) | Schema::OneOf(members) => {
+        Schema::Tuple(members) | Schema::AnyOf(members) | Schema::OneOf(members) => {
             let mut i = 0;
             while i < members.len() {
                 if walk_first(members[i]) {
@@ -70,12 +73,16 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
             false
         }
         Schema::Object(object) => {
-            if !object.flatten.is_empty() {
-                return true;
-            }
             let mut i = 0;
             while i < object.properties.len() {
                 if walk_first(object.properties[i].schema) {
+                    return true;
+                }
+                i += 1;
+            }
+            let mut i = 0;
+            while i < object.flatten.len() {
+                if walk_first(object.flatten[i].schema) {
                     return true;
                 }
                 i += 1;
@@ -90,6 +97,7 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
         | Schema::String
         | Schema::Char
         | Schema::Enum(_)
+        | Schema::Adjacent { content: None, .. }
         | Schema::Raw(_)
         | Schema::Ref(_) => false,
     }
@@ -117,7 +125,7 @@ mod tests {
     use std::collections::HashMap;
 
     #[test]
-    fn the_walk_goes_first_where_a_string_is_judged_or_a_value_buffered() {
+    fn the_walk_goes_first_where_a_string_is_judged() {
         use crate::schema::{Flattened, Object, Property};
         assert!(!walk_first(
             <Vec<Option<OneOrMany<String>>> as Describe>::SCHEMA
@@ -140,7 +148,9 @@ mod tests {
         let named: Schema = limited(&PATTERN);
         assert!(!walk_first(&counted));
         let members: &[&Schema] = &[&Schema::String, &Schema::Integer { min: 0, max: 9 }];
-        assert!(walk_first(&Schema::AnyOf(members)));
+        assert!(!walk_first(&Schema::AnyOf(members)));
+        let constrained = vec![&Schema::Null, &*Box::leak(Box::new(limited(&PATTERN)))];
+        assert!(walk_first(&Schema::AnyOf(Vec::leak(constrained))));
         assert!(!walk_first(&Schema::OneOf(&[&Schema::Enum(&["a"])])));
         // Objects, built as the derive's are (`'static`), here by leaking them.
         let object = |properties: Vec<Property>, flatten: Vec<Flattened>| -> &'static Schema {
@@ -165,7 +175,12 @@ mod tests {
             schema: <String as Describe>::SCHEMA,
             optional: false,
         };
-        assert!(walk_first(object(deep(), vec![flattened])));
+        assert!(!walk_first(object(deep(), vec![flattened])));
+        let constrained_flat = Flattened {
+            schema: Box::leak(Box::new(limited(&PATTERN))),
+            optional: false,
+        };
+        assert!(walk_first(object(deep(), vec![constrained_flat])));
         let constrained = vec![property(Box::leak(Box::new(named)))];
         assert!(walk_first(object(constrained, vec![])));
         let node = object(vec![property(&Schema::Ref("Node"))], vec![]);

@@ -177,3 +177,68 @@ fn json_text_and_null_members_take_the_walk() {
         "{err}"
     );
 }
+
+/// serde reads these through a buffer of the value (the tag first, then the variant; each
+/// member in turn; the keys no field claims): the first read lends their strings, so what a
+/// failed read leaves is the value as sent.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op", rename_all = "snake_case")]
+enum Op {
+    Copy {
+        from: OneOrMany<String>,
+        to: String,
+        mode: Kind,
+    },
+    Remove {
+        paths: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum Target {
+    Line { line: u32, file: String },
+    Name(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Extra {
+    note: String,
+    level: u8,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Buffered {
+    op: Op,
+    target: Target,
+    #[serde(flatten)]
+    extra: Extra,
+}
+
+#[test]
+fn buffered_shapes_are_read_first_and_walked_as_sent_when_refused() {
+    let ok = one_answer::<Buffered>(json!({
+        "op": {"op": "copy", "from": ["a", "b"], "to": "c", "mode": "dir"},
+        "target": {"line": 3, "file": "f.rs"}, "note": "n", "level": 2
+    }))
+    .unwrap();
+    assert_eq!(
+        ok.target,
+        Target::Line {
+            line: 3,
+            file: "f.rs".to_owned()
+        }
+    );
+    assert_eq!(ok.extra.note, "n");
+    // The tag and every string before the first failure were read: the issues still quote
+    // the value as sent, all of them.
+    let err = one_answer::<Buffered>(json!({
+        "op": {"op": "copy", "from": "a", "to": "c", "mode": "fil"},
+        "target": {"line": "x", "file": "f.rs"}, "note": "n", "level": 300
+    }))
+    .unwrap_err();
+    let messages = messages(err);
+    assert!(messages.len() >= 3, "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("`fil`")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("300")), "{messages:?}");
+}

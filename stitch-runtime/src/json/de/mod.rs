@@ -12,10 +12,12 @@
 //! internally tagged and untagged enums and for `flatten`); it is lent (`visit_borrowed_str`),
 //! as map keys are, where the visitor may refuse it after all: a `char`, a type that parses
 //! its text (`deserialize_str`), an enum's variant name. A `OneOrMany<T>` asks this reader for
-//! its one value directly ([`ONE_OR_MANY`]) and `T` reads it as it asks, so a read that fails
-//! leaves in place every string it did not hand to an owned string or a buffer; and
-//! `ToolArgs::from_value` reads a plain call of a type with no such buffer first, walking it
-//! only when that fails (`tool_args::read_value`).
+//! its one value directly ([`ONE_OR_MANY`]) and `T` reads it as it asks.
+//!
+//! [`read_lending`] lends the strings asked for as any value too (their visitors copy them),
+//! so a read that fails leaves in place every string it did not hand to an owned `String`:
+//! `ToolArgs::from_value` reads a plain call that way first, and walks it only when that fails
+//! (`tool_args::read_value`).
 
 use core::fmt;
 
@@ -121,8 +123,20 @@ pub(crate) fn from_value<T: de::DeserializeOwned>(mut value: Value) -> Result<T,
 /// it; on failure, so are those read into an owned string before the failure, and nothing
 /// else changed (the module docs say which strings move).
 pub(crate) fn read_in_place<T: de::DeserializeOwned>(value: &mut Value) -> Result<T, Error> {
-    T::deserialize(ValueDe(value))
+    T::deserialize(ValueDe(value, Lend(false)))
 }
+
+/// [`read_in_place`] that also lends the strings a visitor asks for as any value
+/// (`deserialize_any`: serde's buffering for tagged and untagged enums and `flatten`, a
+/// `serde_json::Value`), which then copies them: so a read that fails leaves every string but
+/// those moved into an owned `String` (`ToolArgs::from_value`'s first read of a plain call).
+pub(crate) fn read_lending<T: de::DeserializeOwned>(value: &mut Value) -> Result<T, Error> {
+    T::deserialize(ValueDe(value, Lend(true)))
+}
+
+/// Whether a string asked for as any value is lent (copied by its visitor) rather than moved.
+#[derive(Clone, Copy)]
+struct Lend(bool);
 
 /// [`from_value`] of a copy of `value`: serde's verdict on a value the walk only borrows. The
 /// walk asks it where its quick test is not sure (mostly a value about to be refused), and it
@@ -165,12 +179,14 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
 
 fn visit_array<'de, V: Visitor<'de>>(
     items: &'de mut [Value],
+    lend: Lend,
     visitor: V,
 ) -> Result<V::Value, Error> {
     let len = items.len();
     let mut seq = Seq {
         items: items.iter_mut(),
         index: 0,
+        lend,
     };
     match visitor.visit_seq(&mut seq) {
         Ok(out) if seq.items.len() == 0 => Ok(out),
@@ -181,12 +197,14 @@ fn visit_array<'de, V: Visitor<'de>>(
 
 fn visit_object<'de, V: Visitor<'de>>(
     map: &'de mut Map<String, Value>,
+    lend: Lend,
     visitor: V,
 ) -> Result<V::Value, Error> {
     let len = map.len();
     let mut access = Entries {
         entries: map.iter_mut(),
         current: None,
+        lend,
     };
     match visitor.visit_map(&mut access) {
         Ok(out) if access.entries.len() == 0 => Ok(out),
@@ -202,7 +220,7 @@ pub(crate) const ONE_OR_MANY: &str = "$stitch::OneOrMany";
 
 /// A value read in place, as serde_json reads a `Value` (strings moved out only into an owned
 /// string: see the module docs).
-struct ValueDe<'de>(&'de mut Value);
+struct ValueDe<'de>(&'de mut Value, Lend);
 
 macro_rules! numbers {
     ($($method:ident)*) => {$(
@@ -223,9 +241,15 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
             Value::Null => visitor.visit_unit(),
             Value::Bool(b) => visitor.visit_bool(*b),
             Value::Number(n) => visit_number(n, visitor),
-            Value::String(s) => visitor.visit_string(core::mem::take(s)),
-            Value::Array(items) => visit_array(items, visitor),
-            Value::Object(map) => visit_object(map, visitor),
+            Value::String(s) => {
+                if self.1 .0 {
+                    visitor.visit_borrowed_str(s)
+                } else {
+                    visitor.visit_string(core::mem::take(s))
+                }
+            }
+            Value::Array(items) => visit_array(items, self.1, visitor),
+            Value::Object(map) => visit_object(map, self.1, visitor),
         }
     }
 
@@ -261,7 +285,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::String(s) => visitor.visit_borrowed_str(s),
-            Value::Array(items) => visit_array(items, visitor),
+            Value::Array(items) => visit_array(items, self.1, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -269,7 +293,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::String(s) => visitor.visit_string(core::mem::take(s)),
-            Value::Array(items) => visit_array(items, visitor),
+            Value::Array(items) => visit_array(items, self.1, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -305,9 +329,9 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
             // `OneOrMany`'s protocol: its array form, or its one value handed over as this
             // reader itself (`visit_some`), for `T` to read as it asks (a `String` moves it).
             return match self.0 {
-                Value::Array(items) => visit_array(items, visitor),
+                Value::Array(items) => visit_array(items, self.1, visitor),
                 Value::Null => visitor.visit_unit(),
-                other => visitor.visit_some(ValueDe(other)),
+                other => visitor.visit_some(ValueDe(other, self.1)),
             };
         }
         visitor.visit_newtype_struct(self)
@@ -315,7 +339,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Array(items) => visit_array(items, visitor),
+            Value::Array(items) => visit_array(items, self.1, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -335,7 +359,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Object(map) => visit_object(map, visitor),
+            Value::Object(map) => visit_object(map, self.1, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -347,8 +371,8 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Array(items) => visit_array(items, visitor),
-            Value::Object(map) => visit_object(map, visitor),
+            Value::Array(items) => visit_array(items, self.1, visitor),
+            Value::Object(map) => visit_object(map, self.1, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -372,11 +396,16 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
                     }
                 };
                 visitor.visit_enum(Variant {
+                    lend: self.1,
                     name: variant,
                     value: Some(value),
                 })
             }
-            Value::String(name) => visitor.visit_enum(Variant { name, value: None }),
+            Value::String(name) => visitor.visit_enum(Variant {
+                lend: self.1,
+                name,
+                value: None,
+            }),
             other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
         }
     }
@@ -393,6 +422,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
 struct Seq<'de> {
     items: core::slice::IterMut<'de, Value>,
     index: usize,
+    lend: Lend,
 }
 
 impl<'de> SeqAccess<'de> for Seq<'de> {
@@ -409,7 +439,7 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
         self.index += 1;
         // `match`, not `map_err` with a closure: this is instantiated for every element type,
         // and a closure would add a function to each (build time, see BENCHMARKS.md).
-        match seed.deserialize(ValueDe(item)) {
+        match seed.deserialize(ValueDe(item, self.lend)) {
             Ok(read) => Ok(Some(read)),
             Err(e) => Err(e.at(Segment::Index(index))),
         }
@@ -423,6 +453,7 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
 struct Entries<'de> {
     entries: serde_json::map::IterMut<'de>,
     current: Option<(&'de str, &'de mut Value)>,
+    lend: Lend,
 }
 
 impl<'de> MapAccess<'de> for Entries<'de> {
@@ -446,7 +477,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
         match self.current.take() {
-            Some((key, value)) => match seed.deserialize(ValueDe(value)) {
+            Some((key, value)) => match seed.deserialize(ValueDe(value, self.lend)) {
                 Ok(read) => Ok(read),
                 Err(e) => Err(e.at(Segment::Key(key.to_owned()))),
             },
