@@ -146,7 +146,7 @@ pub(super) fn fields_walk(
     rules: FieldRules,
 ) -> (TokenStream, Keys) {
     let mut arms = Vec::new();
-    // The same, as a table for the runtime's loop (`table_walk`).
+    // The same, as entries of a table for the runtime's loop (`table_entry`).
     let mut entries = Vec::new();
     let mut own_names = Vec::new();
     let mut flattened = Vec::new();
@@ -465,7 +465,8 @@ fn table_entry(
 #[derive(Clone, Copy, Default)]
 pub(super) struct FieldRules {
     /// The walk is a table the runtime loops over (`_stitch::walk_fields`), not a `match`:
-    /// for a container without type parameters, whose table can be a `static`.
+    /// for a container without type parameters, whose table can be a `const` item. (A const,
+    /// not a static: its walks are compiled only where the type is read.)
     pub table: bool,
     /// `#[serde(default)]` on the container: no field is required.
     pub container_default: bool,
