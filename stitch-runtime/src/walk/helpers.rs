@@ -42,9 +42,12 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
     if !cx.enter(at) {
         return;
     }
-    if T::SHAPE.kind == Kind::StringLike && !T::LIMITED && !cx.has_limits() {
-        // A string-like item has nothing to repair: only a value of another kind is walked
-        // (checked, and a container for depth). The common loop is a tag check per item.
+    if const { takes_any_string::<T>() } && !T::LIMITED && !cx.has_limits() {
+        // An item that takes any string (`String`, `PathBuf`) has nothing to repair or judge
+        // in one: only a value of another kind is walked (checked, and a container for
+        // depth). The common loop is a tag check per item. A `char` or a unit-variant enum
+        // judges its string, so each of its items is walked, and a name no variant has is
+        // reported with the other issues (every issue at once).
         for (i, item) in items.iter_mut().enumerate() {
             if !item.is_string() {
                 T::walk(item, cx, &at.index(i), Bounds::NONE);
@@ -56,6 +59,16 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
         }
     }
     cx.leave();
+}
+
+/// Whether `T` takes every string as it is (its schema is a plain string: `String`, `PathBuf`
+/// and newtypes of them; not a `char` or a unit-variant enum).
+const fn takes_any_string<T: Coerce>() -> bool {
+    T::SHAPE.kind as u8 == Kind::StringLike as u8
+        && matches!(
+            crate::schema::core(T::SCHEMA),
+            crate::schema::Schema::String
+        )
 }
 
 /// Walks a map position with values of type `T` (`M` is the map type, for R1).

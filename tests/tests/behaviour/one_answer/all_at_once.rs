@@ -391,3 +391,38 @@ fn an_internally_tagged_deny_unknown_fields_struct_refuses_unknown_keys_but_the_
     let (paths, _) = refusal(as_serde::<TaggedDeny>(r#"{"kind":"V","a":1,"c":3}"#));
     assert_eq!(paths, [at("c", IssueKind::Invalid)]);
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum Shade {
+    Light,
+    Dark,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub(super) struct Paint {
+    shade: Shade,
+    shades: OneOrMany<Shade>,
+    marks: Vec<char>,
+    count: u32,
+}
+
+/// A unit-variant enum or a `char` judges its string: an item of a list of them that names
+/// no variant (or holds more than one character) is an issue beside the others, not left to
+/// serde, which would report only the first.
+#[test]
+fn items_that_judge_their_string_are_reported_with_the_rest() {
+    let args =
+        json!({"shade": "dim", "shades": ["light", "pale"], "marks": ["x", "yz"], "count": "7"});
+    let err = Paint::from_value(args.clone()).unwrap_err();
+    let paths: Vec<&str> = err.issues().iter().map(|i| i.path()).collect();
+    assert_eq!(paths, ["shade", "shades.1", "marks.1", "count"], "{err}");
+    assert_eq!(
+        err.to_string(),
+        Paint::from_json(&args.to_string()).unwrap_err().to_string()
+    );
+    let ok = Paint::from_value(
+        json!({"shade": "dark", "shades": ["light"], "marks": ["x"], "count": 7}),
+    );
+    assert_eq!(ok.unwrap().shades, OneOrMany::Many(vec![Shade::Light]));
+}
