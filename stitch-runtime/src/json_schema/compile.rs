@@ -87,11 +87,15 @@ fn decide_forms(nodes: &mut [Node]) {
             None if nodes[id].prefix.is_empty() => ListCheck::Anything,
             _ => ListCheck::Validate,
         };
-        // (A constrained string item is checked: not one of these.)
+        // (A constrained string item is checked: not one of these; nor is an item that judges
+        // its string, by `enum`/`const` or a `char`'s length, so a value it refuses is
+        // reported with the other issues.)
         let string_items = items.is_some_and(|item| {
             matches!(item.form, Form::Typed)
                 && item.types.without(Types::NULL) == Types::STRING
                 && !constraints::has_own(item)
+                && item.values.is_none()
+                && item.length == (None, None)
         });
         let node = &mut nodes[id];
         node.strings = strings;

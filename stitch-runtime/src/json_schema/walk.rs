@@ -86,8 +86,8 @@ impl Walk<'_> {
                         cx.check_len(items.len(), node.bounds, at);
                     }
                     if cx.enter(at) {
-                        // A string at a string-like item has nothing to repair, and its value
-                        // is serde's to judge, as the derive's walk leaves it.
+                        // A string at an item that takes any string has nothing to repair or
+                        // judge (`string_items`), as the derive's walk leaves it.
                         let string_like = node.string_items;
                         for (i, item) in items.iter_mut().enumerate() {
                             if string_like && item.is_string() && i >= node.prefix.len() {

@@ -404,3 +404,30 @@ fn a_coercer_is_shared_between_threads() {
         assert_eq!(h.join().unwrap(), json!({"paths": "a", "tags": ["x"]}));
     }
 }
+
+/// An `enum` or a one-character item judges its string: an item of a list that it refuses is
+/// an issue beside the others (every issue at once), as a single such value is.
+#[test]
+fn list_items_that_judge_their_string_are_reported_with_the_rest() {
+    let coercer = Coercer::new(&json!({
+        "type": "object",
+        "properties": {
+            "shades": {"type": "array", "items": {"type": "string", "enum": ["light", "dark"]}},
+            "names": {"type": "array", "items": {"type": "string"}},
+            "count": {"type": "integer"}
+        }
+    }))
+    .unwrap();
+    let issues = coerce(
+        &coercer,
+        json!({"shades": ["light", "pale"], "names": ["any", "text"], "count": "7"}),
+    )
+    .unwrap_err();
+    let paths: Vec<&str> = issues.iter().map(|(path, _)| path.as_str()).collect();
+    assert_eq!(paths, ["count", "shades.1"], "{issues:?}");
+    let ok = coerce(
+        &coercer,
+        json!({"shades": ["dark"], "names": ["x"], "count": 7}),
+    );
+    assert!(ok.is_ok(), "{ok:?}");
+}
