@@ -70,16 +70,23 @@ pub(super) fn field_walk(field: &Field, item: TokenStream, at: TokenStream) -> T
 /// { let __limits = __cx.set_limits(Some(&LIMITS)); /* walk */; __cx.set_limits(__limits); }
 /// ```
 pub(super) fn limited(field: &Field, walk: TokenStream) -> TokenStream {
-    if !field.attrs.limits.checked() {
-        return walk;
-    }
-    match field.attrs.limits.limits() {
+    match checked_limits(field) {
         None => walk,
         Some(limits) => quote!({
             let __limits = __cx.set_limits(_stitch::core::option::Option::Some(#limits));
             #walk;
             __cx.set_limits(__limits);
         }),
+    }
+}
+
+/// The field's constraints the walk checks (all but `format`), as an expression (`&LIMITS`,
+/// a `static` of them), or `None`.
+fn checked_limits(field: &Field) -> Option<TokenStream> {
+    if field.attrs.limits.checked() {
+        field.attrs.limits.limits()
+    } else {
+        None
     }
 }
 
@@ -434,8 +441,9 @@ fn table_entry(
         let coerce = coerce_of(field);
         quote!(_stitch::core::option::Option::Some(#coerce::walk))
     };
-    let limits = match field.attrs.limits.limits() {
-        Some(limits) if field.attrs.limits.checked() && field.attrs.opaque.is_none() => {
+    // As `field_walk`: an opaque field is walked without its constraints.
+    let limits = match checked_limits(field) {
+        Some(limits) if field.attrs.opaque.is_none() => {
             quote!(_stitch::core::option::Option::Some(#limits))
         }
         _ => none,
@@ -497,11 +505,9 @@ pub(super) fn limits_hold(
     coerce: &TokenStream,
     access: &TokenStream,
 ) -> TokenStream {
-    match field.attrs.limits.limits() {
-        Some(limits) if field.attrs.limits.checked() => {
-            quote!(&& #coerce::limits_hold(#access, #limits))
-        }
-        _ => quote!(),
+    match checked_limits(field) {
+        Some(limits) => quote!(&& #coerce::limits_hold(#access, #limits)),
+        None => quote!(),
     }
 }
 

@@ -33,7 +33,9 @@ pub(crate) fn plain_value(value: &Value) -> bool {
 }
 
 /// The items of an array at `depth` (the containers around it): strings and scalars are
-/// answered in line, and only a container is a call (most arguments are flat).
+/// answered in line, and only a container is a call (most arguments are flat). The match is
+/// written out here and in [`plain_members`] rather than shared: one shared recursive
+/// function in an `all` closure cost view_file_20 2 234 instructions against 1 805.
 fn plain_items(items: &[Value], depth: usize) -> bool {
     if depth >= MAX_DEPTH {
         return false;

@@ -76,10 +76,7 @@ fn decide_forms(nodes: &mut [Node]) {
         let strings = takes_strings(nodes, id, 0);
         let items = nodes[id].items.map(|i| &nodes[resolve(nodes, i)]);
         let plain = |n: &Node| {
-            matches!(n.form, Form::Typed)
-                && n.types == Types::STRING
-                && n.values.is_none()
-                && n.length == (None, None)
+            matches!(n.form, Form::Typed) && n.types == Types::STRING && n.takes_any_text()
         };
         let list = match items {
             Some(item) if plain(item) => ListCheck::Strings,
@@ -94,8 +91,7 @@ fn decide_forms(nodes: &mut [Node]) {
             matches!(item.form, Form::Typed)
                 && item.types.without(Types::NULL) == Types::STRING
                 && !constraints::has_own(item)
-                && item.values.is_none()
-                && item.length == (None, None)
+                && item.takes_any_text()
         });
         let node = &mut nodes[id];
         node.strings = strings;

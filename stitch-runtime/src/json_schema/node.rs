@@ -288,6 +288,12 @@ pub(crate) enum ListCheck {
 }
 
 impl Node {
+    /// Whether a string this node takes is taken whatever its text: no `enum`/`const` values
+    /// and no `char` length to judge it by.
+    pub(crate) fn takes_any_text(&self) -> bool {
+        self.values.is_none() && self.length == (None, None)
+    }
+
     pub(crate) fn new(pointer: String) -> Node {
         Node {
             pointer,

@@ -336,7 +336,7 @@ impl Walk<'_> {
 pub(super) fn admits(node: &Node, value: &Value) -> bool {
     // The common case first: a string where any string will do.
     if let Value::String(_) = value {
-        if node.values.is_none() && node.length == (None, None) {
+        if node.takes_any_text() {
             return node.types.has(Types::STRING);
         }
     }
