@@ -8,7 +8,7 @@ use crate::json::depth::{deep_path, is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{self, Duplicates};
 use crate::report::{Repairs, Reported};
 use crate::trace;
-use crate::walk::{dispose, run, run_with, Coerce, Cx, NoRecord, Record};
+use crate::walk::{dispose, run, run_with, Coerce, Cx, Record, Tool};
 
 /// A tool's argument type: `#[derive(ToolArgs)]` implements it, and only the derive.
 ///
@@ -94,7 +94,10 @@ pub trait ToolArgs: Coerce {
     /// as it was.
     #[inline]
     fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
-        run::<Self, _>(args, NoRecord).map_err(|(error, _)| trace::refused::<Self>(error))
+        match run::<Self>(args, None) {
+            Ok(()) => Ok(()),
+            Err((error, _)) => Err(trace::refused(core::any::type_name::<Self>, error)),
+        }
     }
 
     /// [`ToolArgs::coerce_value`], answering with the positions it repaired in `args` (see
@@ -116,9 +119,9 @@ pub trait ToolArgs: Coerce {
     #[inline]
     fn coerce_value_reported(args: &mut Value) -> Result<Repairs, ArgsError> {
         let mut repairs = Vec::new();
-        match run::<Self, _>(args, &mut repairs) {
+        match run::<Self>(args, Some(&mut repairs)) {
             Ok(()) => Ok(Repairs::from_walk(repairs)),
-            Err((error, _)) => Err(trace::refused::<Self>(error)),
+            Err((error, _)) => Err(trace::refused(core::any::type_name::<Self>, error)),
         }
     }
 
@@ -126,7 +129,7 @@ pub trait ToolArgs: Coerce {
     /// one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue naming its path.
     #[inline]
     fn from_value(args: Value) -> Result<Self, ArgsError> {
-        read_value(args, NoRecord)
+        read_value(args, None)
     }
 
     /// [`ToolArgs::from_value`], answering with the accepted arguments together with the
@@ -135,7 +138,7 @@ pub trait ToolArgs: Coerce {
     #[inline]
     fn from_value_reported(args: Value) -> Result<Reported<Self>, ArgsError> {
         let mut repairs = Vec::new();
-        let args = read_value(args, &mut repairs)?;
+        let args = read_value(args, Some(&mut repairs))?;
         let repairs = Repairs::from_walk(repairs);
         Ok(Reported { args, repairs })
     }
@@ -145,7 +148,7 @@ pub trait ToolArgs: Coerce {
     #[inline]
     fn from_json_reported(text: &str) -> Result<Reported<Self>, ArgsError> {
         let mut repairs = Vec::new();
-        let args = read_json(text, &mut repairs)?;
+        let args = read_json(text, Some(&mut repairs))?;
         let repairs = Repairs::from_walk(repairs);
         Ok(Reported { args, repairs })
     }
@@ -201,13 +204,13 @@ pub trait ToolArgs: Coerce {
     /// The same from the arguments' JSON text, as a model's tool call carries it.
     #[inline]
     fn from_json(text: &str) -> Result<Self, ArgsError> {
-        read_json(text, NoRecord)
+        read_json(text, None)
     }
 }
 
 /// `from_json` of `text`, its repairs going to `record`.
 #[inline]
-fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError> {
+fn read_json<T: Coerce>(text: &str, record: Record<'_>) -> Result<T, ArgsError> {
     // Text in which no rule could act goes straight to serde_json (see `json::plain`).
     // serde reads a struct from an array too; stitch's arguments are an object, so only text
     // that opens with one takes the fast path (leading white space: the full path).
@@ -220,8 +223,10 @@ fn read_json<T: Coerce, R: Record>(text: &str, record: R) -> Result<T, ArgsError
     }
     // The text is read with the keys it sends twice, for the walk to refuse a declared
     // field sent twice, as serde does (the fast path above refused it through serde).
-    let (args, duplicates) = parse::from_str(text).map_err(|e| not_json::<T>(text, &e))?;
-    read_with(args, duplicates, record)
+    match parse::from_str(text) {
+        Ok((args, duplicates)) => read_with(args, duplicates, record),
+        Err(e) => Err(not_json(text, &e, core::any::type_name::<T>)),
+    }
 }
 
 /// Whether `text` opens with `{`, where `T`'s schema says the arguments are an object (else
@@ -232,27 +237,28 @@ fn opens_as<T: Coerce>(text: &str) -> bool {
 }
 
 #[cold]
-fn not_json<T: Coerce>(text: &str, e: &serde_json::Error) -> ArgsError {
+#[inline(never)]
+fn not_json(text: &str, e: &serde_json::Error, tool: fn() -> &'static str) -> ArgsError {
     let issue = if is_recursion_limit(e) {
         Issue::too_deep(deep_path(text), MAX_DEPTH)
     } else {
         Issue::invalid("", error::not_json(e))
     };
-    trace::refused::<T>(ArgsError::single(issue))
+    trace::refused(tool, ArgsError::single(issue))
 }
 
 /// `from_value` of `args`, read from text that sent the keys `duplicates` twice.
 #[inline]
 pub(crate) fn read<T: Coerce>(args: Value, duplicates: Duplicates) -> Result<T, ArgsError> {
-    read_with(args, duplicates, NoRecord)
+    read_with(args, duplicates, None)
 }
 
 /// [`read`], the repairs made going to `record`.
 #[inline]
-pub(crate) fn read_with<T: Coerce, R: Record>(
+pub(crate) fn read_with<T: Coerce>(
     args: Value,
     duplicates: Duplicates,
-    record: R,
+    record: Record<'_>,
 ) -> Result<T, ArgsError> {
     if !duplicates.is_empty() {
         return read_noting(args, duplicates, record);
@@ -278,40 +284,64 @@ pub(crate) fn read_with<T: Coerce, R: Record>(
 /// owned `String`, which the walk judges by kind alone, are gone): its issues, if any, are the
 /// answer, else the read's own failure, which is serde's answer on the value as sent.
 #[inline]
-pub(crate) fn read_value<T: Coerce, R: Record>(mut args: Value, record: R) -> Result<T, ArgsError> {
+pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Result<T, ArgsError> {
     let mut read = None;
-    if const { !crate::schema::limited::walk_first(T::SCHEMA) }
-        && args.is_object()
-        && crate::json::plain_value::plain_value(&args)
-    {
-        match crate::json::de::read_lending::<T>(&mut args) {
-            Ok(args) if args.bounds_hold(Bounds::NONE) => return Ok(args),
-            other => read = Some(other),
+    if const { !crate::schema::limited::walk_first(T::SCHEMA) } && args.is_object() {
+        if let Some(lists) = crate::json::plain_value::plain_value(&args) {
+            match crate::json::de::read_lending::<T>(&mut args) {
+                Ok(read) if read.bounds_hold(Bounds::NONE) => {
+                    if lists.0 {
+                        crate::json::de::empty_lists(&mut args);
+                    }
+                    return Ok(read);
+                }
+                other => read = Some(other),
+            }
         }
     }
     walk_then_read(args, record, read)
 }
 
 /// The walk of `args`, then (when it refuses nothing) `T` read from what it left, or `read`,
-/// what a direct read of the same plain call gave.
+/// what a direct read of the same plain call gave. Only the read is generic: the walk and
+/// the refusal go through [`walk_args`], compiled once.
 #[inline]
-fn walk_then_read<T: Coerce, R: Record>(
+fn walk_then_read<T: Coerce>(
     mut args: Value,
-    record: R,
+    record: Record<'_>,
     read: Option<Result<T, crate::json::de::Error>>,
 ) -> Result<T, ArgsError> {
-    if let Err((error, too_deep)) = run_with::<T, R>(&mut args, Cx::new(false), record) {
-        if too_deep {
-            // serde_json drops a `Value` recursively; a deep one would overflow the stack.
-            dispose(args);
-        }
-        return Err(trace::refused::<T>(error));
+    let tool = const { Tool::of::<T>() };
+    // Not `?`: that is one more conversion function for each tool's type (build time).
+    #[allow(clippy::question_mark)]
+    if let Err(error) = walk_args(&mut args, record, tool) {
+        return Err(error);
     }
     match read {
-        None => deserialize(args),
+        None => deserialize(args, tool),
         Some(Ok(args)) => Ok(args),
-        Some(Err(e)) => Err(invalid::<T>(e)),
+        Some(Err(e)) => Err(invalid(e, tool)),
     }
+}
+
+/// The walk of `args` as `tool`'s (`walk::run_with`); a refusal is traced, and a value too
+/// deep to drop recursively is disposed of.
+fn walk_args(args: &mut Value, record: Record<'_>, tool: Tool) -> Result<(), ArgsError> {
+    match run_with(args, Cx::new(false), record, tool) {
+        Ok(()) => Ok(()),
+        Err((error, too_deep)) => Err(refuse(args, error, too_deep, tool)),
+    }
+}
+
+/// A refusal of `args`: traced, and the value disposed of when it nests too deep for serde_json's
+/// recursive drop.
+#[cold]
+#[inline(never)]
+fn refuse(args: &mut Value, error: ArgsError, too_deep: bool, tool: Tool) -> ArgsError {
+    if too_deep {
+        dispose(core::mem::take(args));
+    }
+    trace::refused(tool.name, error)
 }
 
 /// [`read_with`] of arguments whose text sent some key twice. When the walk repaired nothing,
@@ -321,46 +351,47 @@ fn walk_then_read<T: Coerce, R: Record>(
 /// `Value` for its path, or, when the `Value` reads, at the root in serde's words.
 #[cold]
 #[inline(never)]
-fn read_noting<T: Coerce, R: Record>(
+fn read_noting<T: Coerce>(
     mut args: Value,
     duplicates: Duplicates,
-    record: R,
+    record: Record<'_>,
 ) -> Result<T, ArgsError> {
-    match crate::walk::run_noting::<T, R>(&mut args, duplicates, record) {
-        Err((error, too_deep)) => {
-            if too_deep {
-                dispose(args);
-            }
-            Err(trace::refused::<T>(error))
-        }
-        Ok(None) => deserialize(args),
+    let tool = const { Tool::of::<T>() };
+    match crate::walk::run_noting(&mut args, duplicates, record, tool) {
+        Err((error, too_deep)) => Err(refuse(&mut args, error, too_deep, tool)),
+        Ok(None) => deserialize(args, tool),
         Ok(Some(duplicates)) => {
             let text = crate::json::replay::text(&args, &duplicates);
             drop(duplicates);
             match serde_json::from_str::<T>(&text) {
                 Ok(read) => Ok(read),
-                Err(e) => match deserialize::<T>(args) {
+                Err(e) => match deserialize::<T>(args, tool) {
                     Err(error) => Err(error),
-                    Ok(_) => {
-                        let issue = Issue::invalid("", error::without_position(&e));
-                        Err(trace::refused::<T>(ArgsError::single(issue)))
-                    }
+                    Ok(_) => Err(at_root(&e, tool)),
                 },
             }
         }
     }
 }
 
-fn deserialize<T: Coerce>(args: Value) -> Result<T, ArgsError> {
+/// serde's refusal of the text, where the `Value` reads: at the root, in serde's words.
+#[cold]
+#[inline(never)]
+fn at_root(e: &serde_json::Error, tool: Tool) -> ArgsError {
+    let issue = Issue::invalid("", error::without_position(e));
+    trace::refused(tool.name, ArgsError::single(issue))
+}
+
+fn deserialize<T: Coerce>(args: Value, tool: Tool) -> Result<T, ArgsError> {
     match crate::json::de::from_value(args) {
         Ok(args) => Ok(args),
-        Err(e) => Err(invalid::<T>(e)),
+        Err(e) => Err(invalid(e, tool)),
     }
 }
 
 #[cold]
 #[inline(never)]
-fn invalid<T: Coerce>(e: crate::json::de::Error) -> ArgsError {
+fn invalid(e: crate::json::de::Error, tool: Tool) -> ArgsError {
     let (path, message) = e.into_parts();
-    trace::refused::<T>(ArgsError::single(Issue::invalid(path, message)))
+    trace::refused(tool.name, ArgsError::single(Issue::invalid(path, message)))
 }

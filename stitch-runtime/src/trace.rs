@@ -100,25 +100,27 @@ pub(crate) fn wants_repairs() -> bool {
     false
 }
 
-/// The events of an accepted call of `T` that `repairs` were made in.
+/// The events of an accepted call of the tool `tool` names (`core::any::type_name` of its
+/// type: a function, so the steps that call this need not be generic over the type), in
+/// which `repairs` were made.
 #[inline]
-// `T` names the tool in the events; without the feature there are none.
-#[cfg_attr(not(feature = "tracing"), allow(clippy::extra_unused_type_parameters))]
-pub(crate) fn repaired<T: ?Sized>(repairs: &[Repair]) {
+pub(crate) fn repaired(tool: fn() -> &'static str, repairs: &[Repair]) {
     #[cfg(feature = "tracing")]
     if !repairs.is_empty() {
-        on::repaired(core::any::type_name::<T>(), repairs);
+        on::repaired(tool(), repairs);
     }
-    let _ = repairs;
+    let _ = (tool, repairs);
 }
 
-/// The events of a refused call of `T`; hands the error back.
+/// The events of a refused call of the tool `tool` names (as for [`repaired`]); hands the
+/// error back.
 #[inline]
-// `T` names the tool in the events; without the feature there are none.
-#[cfg_attr(not(feature = "tracing"), allow(clippy::extra_unused_type_parameters))]
-pub(crate) fn refused<T: ?Sized>(error: ArgsError) -> ArgsError {
+pub(crate) fn refused(tool: fn() -> &'static str, error: ArgsError) -> ArgsError {
     #[cfg(feature = "tracing")]
-    return on::refused(core::any::type_name::<T>(), error);
+    return on::refused(tool(), error);
     #[cfg(not(feature = "tracing"))]
-    error
+    {
+        let _ = tool;
+        error
+    }
 }

@@ -21,30 +21,37 @@ use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
 use crate::json::text_list::is_text_list;
 
-/// `true` when no rule could act in `value` (see the module docs). A `false` costs nothing
-/// but the walk.
-pub(crate) fn plain_value(value: &Value) -> bool {
-    match value {
-        Value::Array(items) => plain_items(items, 0),
-        Value::Object(map) => plain_members(map, 0),
+/// `Some` when no rule could act in `value` (see the module docs), saying whether the root
+/// object has a list among its members. A `None` costs nothing but the walk.
+pub(crate) fn plain_value(value: &Value) -> Option<RootLists> {
+    let mut lists = RootLists(false);
+    let plain = match value {
+        Value::Array(items) => plain_items(items, 0, &mut lists),
+        Value::Object(map) => plain_members(map, 0, &mut lists),
         Value::String(s) => plain_string(s),
         Value::Null | Value::Bool(_) | Value::Number(_) => true,
-    }
+    };
+    plain.then_some(lists)
 }
+
+/// Whether a member of the root object is an array: where a successful read leaves lists of
+/// moved strings, which `json::de::empty_lists` frees without a drop per item.
+#[derive(Clone, Copy)]
+pub(crate) struct RootLists(pub(crate) bool);
 
 /// The items of an array at `depth` (the containers around it): strings and scalars are
 /// answered in line, and only a container is a call (most arguments are flat). The match is
 /// written out here and in [`plain_members`] rather than shared: one shared recursive
 /// function in an `all` closure cost view_file_20 2 234 instructions against 1 805.
-fn plain_items(items: &[Value], depth: usize) -> bool {
+fn plain_items(items: &[Value], depth: usize, lists: &mut RootLists) -> bool {
     if depth >= MAX_DEPTH {
         return false;
     }
     for item in items {
         let plain = match item {
             Value::String(s) => plain_string(s),
-            Value::Array(items) => plain_items(items, depth + 1),
-            Value::Object(map) => plain_members(map, depth + 1),
+            Value::Array(items) => plain_items(items, depth + 1, lists),
+            Value::Object(map) => plain_members(map, depth + 1, lists),
             Value::Null | Value::Bool(_) | Value::Number(_) => true,
         };
         if !plain {
@@ -55,15 +62,18 @@ fn plain_items(items: &[Value], depth: usize) -> bool {
 }
 
 /// The members of an object at `depth`, as [`plain_items`]; a `null` member is not plain.
-fn plain_members(map: &Map<String, Value>, depth: usize) -> bool {
+fn plain_members(map: &Map<String, Value>, depth: usize, lists: &mut RootLists) -> bool {
     if depth >= MAX_DEPTH {
         return false;
     }
     for item in map.values() {
         let plain = match item {
             Value::String(s) => plain_string(s),
-            Value::Array(items) => plain_items(items, depth + 1),
-            Value::Object(map) => plain_members(map, depth + 1),
+            Value::Array(items) => {
+                lists.0 |= depth == 0;
+                plain_items(items, depth + 1, lists)
+            }
+            Value::Object(map) => plain_members(map, depth + 1, lists),
             Value::Bool(_) | Value::Number(_) => true,
             Value::Null => false,
         };
@@ -152,7 +162,20 @@ fn is_json_number(b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::plain_value;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    fn plain(value: &Value) -> bool {
+        plain_value(value).is_some()
+    }
+
+    #[test]
+    fn a_list_among_the_root_members_is_noted() {
+        let lists = |value: Value| plain_value(&value).map(|lists| lists.0);
+        assert_eq!(lists(json!({"a": "x", "b": ["y"]})), Some(true));
+        assert_eq!(lists(json!({"a": "x", "b": {"c": ["y"]}})), Some(false));
+        assert_eq!(lists(json!({"a": "x"})), Some(false));
+        assert_eq!(lists(json!({"a": ["[1]"]})), None);
+    }
 
     #[test]
     fn strings_that_are_json_text_are_not_plain() {
@@ -168,11 +191,8 @@ mod tests {
             "\"quoted\"",
             "\n[]",
         ] {
-            assert!(!plain_value(&json!({ "a": text })), "{text:?}");
-            assert!(
-                !plain_value(&json!({ "a": [1, { "b": text }] })),
-                "{text:?}"
-            );
+            assert!(!plain(&json!({ "a": text })), "{text:?}");
+            assert!(!plain(&json!({ "a": [1, { "b": text }] })), "{text:?}");
         }
     }
 
@@ -189,7 +209,7 @@ mod tests {
             "",
             " ",
         ] {
-            assert!(plain_value(&json!({ "a": text, "b": [text] })), "{text:?}");
+            assert!(plain(&json!({ "a": text, "b": [text] })), "{text:?}");
         }
     }
 
@@ -224,15 +244,15 @@ mod tests {
         for text in texts {
             let serde = serde_json::from_str::<serde_json::Number>(text).is_ok();
             assert_eq!(super::is_json_number(text.as_bytes()), serde, "{text:?}");
-            assert_eq!(plain_value(&json!({ "a": text })), !serde, "{text:?}");
+            assert_eq!(plain(&json!({ "a": text })), !serde, "{text:?}");
         }
     }
 
     #[test]
     fn a_null_member_is_not_plain_a_null_item_is() {
-        assert!(!plain_value(&json!({ "a": null })));
-        assert!(!plain_value(&json!({ "a": [{ "b": null }] })));
-        assert!(plain_value(&json!({ "a": [null, 1, true] })));
+        assert!(!plain(&json!({ "a": null })));
+        assert!(!plain(&json!({ "a": [{ "b": null }] })));
+        assert!(plain(&json!({ "a": [null, 1, true] })));
     }
 
     #[test]
@@ -241,9 +261,9 @@ mod tests {
         for _ in 0..crate::json::depth::MAX_DEPTH {
             deep = json!([deep]);
         }
-        assert!(plain_value(&deep));
+        assert!(plain(&deep));
         let deeper = json!([deep]);
-        assert!(!plain_value(&deeper));
+        assert!(!plain(&deeper));
         // `deeper` is dropped by serde_json recursively: 129 levels are fine.
     }
 }

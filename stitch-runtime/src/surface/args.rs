@@ -119,7 +119,7 @@ impl<'de, T: ToolArgs> Deserialize<'de> for Reported<T> {
         // As `Args<T>` reads: a declared field sent twice is refused, as serde does.
         let (value, duplicates) = crate::json::parse::from_deserializer(deserializer)?;
         let mut repairs = Vec::new();
-        let args = crate::tool_args::read_with::<T, _>(value, duplicates, &mut repairs)
+        let args = crate::tool_args::read_with::<T>(value, duplicates, Some(&mut repairs))
             .map_err(D::Error::custom)?;
         Ok(Reported {
             args,

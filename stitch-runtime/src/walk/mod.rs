@@ -202,62 +202,66 @@ pub trait Coerce: DeserializeOwned + Describe {
     }
 }
 
-/// Where a call's repairs go: nowhere ([`NoRecord`], the plain surfaces) or into a list (the
-/// `*_reported` surfaces). A type, not a flag, so each surface is compiled with its own answer
-/// and the plain ones carry nothing for it.
-pub(crate) trait Record {
-    /// Whether the repairs are wanted.
-    const WANTED: bool;
-    /// Takes the repairs made, in order.
-    fn keep(self, repairs: Vec<Repair>);
+/// Where a call's repairs go: nowhere (`None`, the plain surfaces) or into a list (the
+/// `*_reported` surfaces). A value, not a type parameter, so the steps around a walk are
+/// compiled once rather than once per surface.
+pub(crate) type Record<'a> = Option<&'a mut Vec<Repair>>;
+
+/// A type's walk, as [`Coerce::walk`] is written.
+pub(crate) type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
+
+/// A tool's argument type as the steps around its walk need it, without the type: its walk,
+/// whether its arguments are an object, and its name for the `tracing` events. Those steps
+/// (the object check, the check and apply passes, the record, the events) take one of these,
+/// so they are compiled once for every tool rather than once per tool (build time: see
+/// BENCHMARKS.md).
+#[derive(Clone, Copy)]
+pub(crate) struct Tool {
+    walk: WalkFn,
+    object: bool,
+    pub(crate) name: fn() -> &'static str,
 }
 
-/// No record: the plain surfaces.
-pub(crate) struct NoRecord;
-
-impl Record for NoRecord {
-    const WANTED: bool = false;
-    fn keep(self, _: Vec<Repair>) {}
-}
-
-impl Record for &mut Vec<Repair> {
-    const WANTED: bool = true;
-    fn keep(self, repairs: Vec<Repair>) {
-        *self = repairs;
+impl Tool {
+    /// `T`'s.
+    pub(crate) const fn of<T: Coerce>() -> Tool {
+        Tool {
+            walk: T::walk,
+            object: crate::schema::is_object(T::SCHEMA),
+            name: core::any::type_name::<T>,
+        }
     }
 }
 
 /// The outcome of [`run`]: `Err` carries whether the value nests too deep to drop recursively.
 #[inline]
-pub(crate) fn run<T: Coerce, R: Record>(
+pub(crate) fn run<T: Coerce>(
     args: &mut Value,
-    record: R,
+    record: Record<'_>,
 ) -> Result<(), (crate::ArgsError, bool)> {
-    run_with::<T, R>(args, Cx::new(false), record)
+    run_with(args, Cx::new(false), record, const { Tool::of::<T>() })
 }
 
 /// [`run`], its check pass done by `cx` (which knows the keys the text sent twice). The
 /// repairs made go to `record` (and, with the `tracing` feature, to a listening subscriber);
 /// nothing is recorded, or allocated for it, when nothing was repaired.
-#[inline]
-pub(crate) fn run_with<T: Coerce, R: Record>(
+pub(crate) fn run_with(
     args: &mut Value,
     mut cx: Cx,
-    record: R,
+    record: Record<'_>,
+    tool: Tool,
 ) -> Result<(), (crate::ArgsError, bool)> {
     // A tool's arguments are an object by every schema stitch writes for such a type: serde
     // would read a struct from an array too, by position. A string goes by R1 (JSON text).
-    if !matches!(args, Value::Object(_) | Value::String(_))
-        && const { crate::schema::is_object(T::SCHEMA) }
-    {
+    if tool.object && !matches!(args, Value::Object(_) | Value::String(_)) {
         return Err(not_an_object(args));
     }
-    T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
+    (tool.walk)(args, &mut cx, &Path::ROOT, Bounds::NONE);
     if cx.found_issues() {
         return Err(cx.refusal());
     }
     if cx.pending() {
-        apply::<T, R>(args, record);
+        apply(args, record, tool);
     }
     cx.finish();
     Ok(())
@@ -276,23 +280,22 @@ fn not_an_object(args: &Value) -> (crate::ArgsError, bool) {
 /// caller may read the text's own answer, `json::replay`), and are dropped otherwise.
 #[cold]
 #[inline(never)]
-pub(crate) fn run_noting<T: Coerce, R: Record>(
+pub(crate) fn run_noting(
     args: &mut Value,
     duplicates: crate::json::parse::Duplicates,
-    record: R,
+    record: Record<'_>,
+    tool: Tool,
 ) -> Result<Option<crate::json::parse::Duplicates>, (crate::ArgsError, bool)> {
-    if !matches!(args, Value::Object(_) | Value::String(_))
-        && const { crate::schema::is_object(T::SCHEMA) }
-    {
+    if tool.object && !matches!(args, Value::Object(_) | Value::String(_)) {
         return Err(not_an_object(args));
     }
     let mut cx = Cx::with_duplicates(duplicates);
-    T::walk(args, &mut cx, &Path::ROOT, Bounds::NONE);
+    (tool.walk)(args, &mut cx, &Path::ROOT, Bounds::NONE);
     if cx.found_issues() {
         return Err(cx.refusal());
     }
     if cx.pending() {
-        apply::<T, R>(args, record);
+        apply(args, record, tool);
         return Ok(None);
     }
     Ok(Some(cx.into_duplicates()))
@@ -300,30 +303,26 @@ pub(crate) fn run_noting<T: Coerce, R: Record>(
 
 /// The apply pass of a call whose check found JSON text to repair and no issue: writes the
 /// repairs, and records them for `record` or a `tracing` subscriber, in the issues' order.
-#[inline]
-fn apply<T: Coerce, R: Record>(args: &mut Value, record: R) {
-    let wanted = R::WANTED || crate::trace::wants_repairs();
+#[cold]
+#[inline(never)]
+fn apply(args: &mut Value, record: Record<'_>, tool: Tool) {
+    let wanted = record.is_some() || crate::trace::wants_repairs();
     if !wanted {
         let mut apply = Cx::apply_pass(false);
-        T::walk(args, &mut apply, &Path::ROOT, Bounds::NONE);
+        (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
         apply.finish();
         return;
     }
     let repairs = cx::recording(&mut || {
         let mut apply = Cx::apply_pass(true);
-        T::walk(args, &mut apply, &Path::ROOT, Bounds::NONE);
+        (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
         apply.finish();
     });
-    record.keep(recorded::<T>(repairs));
-}
-
-/// Sorts and traces the repairs of a call of `T`.
-#[cold]
-#[inline(never)]
-fn recorded<T>(repairs: Vec<Repair>) -> Vec<Repair> {
     let repairs = sorted(repairs);
-    crate::trace::repaired::<T>(&repairs);
-    repairs
+    crate::trace::repaired(tool.name, &repairs);
+    if let Some(record) = record {
+        *record = repairs;
+    }
 }
 
 /// The repairs in their order (not generic: the sort is compiled once).

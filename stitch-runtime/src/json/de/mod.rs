@@ -33,9 +33,13 @@ mod variant;
 
 use self::variant::Variant;
 
-/// A deserialization failure and where it happened.
+/// A deserialization failure and where it happened. Boxed, as serde_json's is: every
+/// `Result` of the read carries it, and one pointer keeps those small on the accepted path.
 #[derive(Debug)]
-pub(crate) struct Error {
+pub(crate) struct Error(Box<Failure>);
+
+#[derive(Debug)]
+struct Failure {
     /// Segments from the failure up to the root (reversed).
     rev_path: Vec<Segment>,
     message: String,
@@ -50,23 +54,24 @@ enum Segment {
 impl Error {
     #[cold]
     fn at(mut self, segment: Segment) -> Error {
-        self.rev_path.push(segment);
+        self.0.rev_path.push(segment);
         self
     }
 
     /// The dotted path (rule R5) and the message.
     pub(crate) fn into_parts(self) -> (String, String) {
-        let path = render_leaf_first(self.rev_path.iter().map(|segment| match segment {
+        let Failure { rev_path, message } = *self.0;
+        let path = render_leaf_first(rev_path.iter().map(|segment| match segment {
             Segment::Key(key) => PathSegment::Key(key),
             Segment::Index(i) => PathSegment::Index(*i),
         }));
-        (path, self.message)
+        (path, message)
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 
@@ -75,10 +80,10 @@ impl std::error::Error for Error {}
 impl de::Error for Error {
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Error {
-        Error {
+        Error(Box::new(Failure {
             rev_path: Vec::new(),
             message: msg.to_string(),
-        }
+        }))
     }
 
     // As serde_json words them: `null` for a unit, floats as JSON prints them.
@@ -185,13 +190,53 @@ fn visit_array<'de, V: Visitor<'de>>(
     let len = items.len();
     let mut seq = Seq {
         items: items.iter_mut(),
-        index: 0,
+        len,
         lend,
     };
     match visitor.visit_seq(&mut seq) {
         Ok(out) if seq.items.len() == 0 => Ok(out),
-        Ok(_) => Err(de::Error::invalid_length(len, &"fewer elements in array")),
+        Ok(_) => Err(fewer(len, "fewer elements in array")),
         Err(e) => Err(e),
+    }
+}
+
+/// serde_json's refusal of an array or object its visitor did not read to the end.
+#[cold]
+#[inline(never)]
+fn fewer(len: usize, expected: &'static str) -> Error {
+    de::Error::invalid_length(len, &expected)
+}
+
+/// Empties, after a successful read, each list among the members of `args` (an object)
+/// whose items the read moved out: those hold only empty strings and literals, which need no
+/// drop each, so the list is then freed as one block rather than visited item by item (as
+/// the drop glue would: a third of `from_value`'s cost over serde's on a list of twenty paths,
+/// where serde consumes the array as it reads). Only after the whole read: a later failure
+/// needs every list at its length, for the walk.
+#[cold]
+#[inline(never)]
+pub(crate) fn empty_lists(args: &mut Value) {
+    let Value::Object(map) = args else { return };
+    for value in map.values_mut() {
+        if let Value::Array(items) = value {
+            if items.iter().all(holds_nothing) {
+                // SAFETY: a length of 0 is within the capacity, and leaving the items
+                // undropped is sound; they hold no memory (`holds_nothing`), so nothing leaks.
+                unsafe { items.set_len(0) }
+            }
+        }
+    }
+}
+
+/// Whether dropping `value` would free nothing: a string the read moved out (or one sent
+/// empty), `null`, a boolean. A number may own its digits (serde_json's
+/// `arbitrary_precision`), so it is not counted.
+#[inline]
+fn holds_nothing(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.capacity() == 0,
+        Value::Null | Value::Bool(_) => true,
+        _ => false,
     }
 }
 
@@ -208,7 +253,7 @@ fn visit_object<'de, V: Visitor<'de>>(
     };
     match visitor.visit_map(&mut access) {
         Ok(out) if access.entries.len() == 0 => Ok(out),
-        Ok(_) => Err(de::Error::invalid_length(len, &"fewer elements in map")),
+        Ok(_) => Err(fewer(len, "fewer elements in map")),
         Err(e) => Err(e),
     }
 }
@@ -421,8 +466,18 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
 
 struct Seq<'de> {
     items: core::slice::IterMut<'de, Value>,
-    index: usize,
+    /// The array's length: an item's index is this less the items left after it.
+    len: usize,
     lend: Lend,
+}
+
+impl Seq<'_> {
+    /// `e`, at the item just read (out of line: the element reads are generic).
+    #[cold]
+    #[inline(never)]
+    fn failed(&self, e: Error) -> Error {
+        e.at(Segment::Index(self.len - self.items.len() - 1))
+    }
 }
 
 impl<'de> SeqAccess<'de> for Seq<'de> {
@@ -435,19 +490,24 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
         let Some(item) = self.items.next() else {
             return Ok(None);
         };
-        let index = self.index;
-        self.index += 1;
         // `match`, not `map_err` with a closure: this is instantiated for every element type,
         // and a closure would add a function to each (build time, see BENCHMARKS.md).
         match seed.deserialize(ValueDe(item, self.lend)) {
             Ok(read) => Ok(Some(read)),
-            Err(e) => Err(e.at(Segment::Index(index))),
+            Err(e) => Err(self.failed(e)),
         }
     }
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.items.len())
     }
+}
+
+/// `e`, at the member `key` (out of line: the member reads are generic).
+#[cold]
+#[inline(never)]
+fn failed_at_key(key: &str, e: Error) -> Error {
+    e.at(Segment::Key(key.to_owned()))
 }
 
 struct Entries<'de> {
@@ -479,7 +539,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
         match self.current.take() {
             Some((key, value)) => match seed.deserialize(ValueDe(value, self.lend)) {
                 Ok(read) => Ok(read),
-                Err(e) => Err(e.at(Segment::Key(key.to_owned()))),
+                Err(e) => Err(failed_at_key(key, e)),
             },
             None => Err(de::Error::custom("value is missing")),
         }

@@ -3,7 +3,7 @@
 use serde::de::{self, DeserializeSeed, EnumAccess, Unexpected, VariantAccess, Visitor};
 use serde_json::Value;
 
-use super::{unexpected, visit_array, visit_object, Error, KeyDe, Lend, Segment, ValueDe};
+use super::{failed_at_key, unexpected, visit_array, visit_object, Error, KeyDe, Lend, ValueDe};
 
 /// An externally tagged enum's variant: its name and, unless it came as a string, its content.
 pub(super) struct Variant<'de> {
@@ -41,7 +41,10 @@ pub(super) struct Content<'de> {
 impl Content<'_> {
     /// Adds the variant's key to the path of an error in its content.
     fn inside<T>(name: &str, result: Result<T, Error>) -> Result<T, Error> {
-        result.map_err(|e| e.at(Segment::Key(name.to_owned())))
+        match result {
+            Ok(read) => Ok(read),
+            Err(e) => Err(failed_at_key(name, e)),
+        }
     }
 }
 

@@ -105,12 +105,18 @@ impl Cx {
     /// another kind, a scalar where a struct or a sequence is expected): serde decides. Only
     /// if serde refuses it is an issue reported, with serde's message, so the walk never
     /// refuses what serde accepts. A container is first checked for depth.
+    #[inline]
+    pub fn check<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
+        self.check_by(value, at, verdict::<T>);
+    }
+
+    /// [`Cx::check`] with serde's verdict on the type (`verdict::<T>`): only that is generic,
+    /// and this is compiled once.
     #[cold]
     #[inline(never)]
-    pub fn check<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
-        // Only serde's verdict is generic; the rest is compiled once.
+    pub(crate) fn check_by(&mut self, value: &Value, at: &Path<'_>, verdict: Verdict) {
         if self.may_check(value, at) {
-            if let Err(e) = crate::json::de::from_copy::<T>(value) {
+            if let Err(e) = verdict(value) {
                 self.refused_by_serde(value, at, e);
             }
         }
@@ -161,5 +167,16 @@ impl Cx {
             return;
         }
         self.check::<T>(value, at);
+    }
+}
+
+/// serde's verdict on a value as one type (see [`verdict`]).
+pub(crate) type Verdict = fn(&Value) -> Result<(), crate::json::de::Error>;
+
+/// serde's verdict on `value` as a `T`: `Ok` when it reads.
+pub(crate) fn verdict<T: DeserializeOwned>(value: &Value) -> Result<(), crate::json::de::Error> {
+    match crate::json::de::from_copy::<T>(value) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
     }
 }

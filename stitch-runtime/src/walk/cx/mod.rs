@@ -353,10 +353,26 @@ impl Cx {
     /// apply pass) and is walked as `T`. Otherwise the string stays, and is checked as sent.
     #[inline]
     pub fn repair<T: Coerce>(&mut self, value: &mut Value, at: &Path<'_>, bounds: Bounds) {
-        if !self.repair_by(value, at, T::SHAPE, &mut |parsed, cx| {
-            T::walk(parsed, cx, at, bounds)
+        self.repair_typed(value, at, bounds, T::SHAPE, T::walk, issues::verdict::<T>);
+    }
+
+    /// [`Cx::repair`] without the type: its shape, its walk and serde's verdict on it (so
+    /// this, and its closure, are compiled once rather than once per type).
+    #[cold]
+    #[inline(never)]
+    fn repair_typed(
+        &mut self,
+        value: &mut Value,
+        at: &Path<'_>,
+        bounds: Bounds,
+        shape: Shape,
+        walk: crate::walk::WalkFn,
+        verdict: issues::Verdict,
+    ) {
+        if !self.repair_by(value, at, shape, &mut |parsed, cx| {
+            walk(parsed, cx, at, bounds)
         }) {
-            self.check::<T>(value, at);
+            self.check_by(value, at, verdict);
         }
     }
 
