@@ -18,10 +18,32 @@ use crate::json::text_list::is_text_list;
 /// `true` when no string in `text` could be read by a rule (see the module docs). A `false`
 /// costs nothing but the full path; malformed text is left to serde_json to refuse.
 pub(crate) fn plain(text: &str) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
+    {
+        // SAFETY: this CPU has AVX2 and POPCNT, checked just above (the answers are cached by
+        // std).
+        return unsafe { plain_avx2(text) };
+    }
+    plain_by::<16>(text)
+}
+
+/// [`plain`] thirty-two bytes at a time, with AVX2 (and the bracket count with POPCNT, which
+/// every CPU with AVX2 has).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn plain_avx2(text: &str) -> bool {
+    plain_by::<32>(text)
+}
+
+/// [`plain`] `W` bytes at a time (16, or 32 with AVX2). Inlined into its caller, so that
+/// [`plain_avx2`]'s copy is compiled with AVX2.
+#[inline(always)]
+fn plain_by<const W: usize>(text: &str) -> bool {
     let b = text.as_bytes();
     // Only an opening quote can be followed by `[`, `{`, `\` or a space followed by `[` or `{`:
     // after a closing quote comes `:`, `,`, `}`, `]` or white space before one of those. So
-    // the text is searched for those pairs, sixteen bytes at a time, and only a string that
+    // the text is searched for those pairs, `W` bytes at a time, and only a string that
     // starts like a JSON array or object is looked at further. Numbers and literals written
     // as text need no look: every rule that reads them acts where serde refuses a string, so
     // the direct deserialization fails and the full path runs.
@@ -33,27 +55,27 @@ pub(crate) fn plain(text: &str) -> bool {
     // past 64 bits reads into a `u128` from text, but a `Value` holds it as a float), or more
     // than `MAX_DEPTH` brackets in all takes the full path too.
     let mut scan = Scan::default();
-    if b.len() < 17 {
+    if b.len() <= W {
         // A short text is scanned in a copy padded with zeros (none of the bytes looked for).
-        let mut padded = [0u8; 17];
+        let mut padded = [0u8; 33];
         padded[..b.len()].copy_from_slice(b);
-        return window_is_plain(text, &padded, 0, 0, &mut scan);
+        return window_is_plain::<W>(text, &padded[..W + 1], 0, 0, &mut scan);
     }
     let mut i = 0;
-    while i + 17 <= b.len() {
-        if !window_is_plain(text, &b[i..i + 17], i, 0, &mut scan) {
+    while i + W < b.len() {
+        if !window_is_plain::<W>(text, &b[i..i + W + 1], i, 0, &mut scan) {
             return false;
         }
-        i += 16;
+        i += W;
     }
-    // At most sixteen bytes are left. They are scanned in the window that ends with the text,
-    // its positions before `i` masked off (scanned already). The last byte is looked at only
-    // as the successor of the one before it: each thing looked for is a byte and the next
-    // one, and an opening bracket as the last byte leaves the text malformed, for serde_json
-    // to refuse. A digit there may still end a long run, so it is counted on its own.
+    // At most `W` bytes are left. They are scanned in the window that ends with the text, its
+    // positions before `i` masked off (scanned already). The last byte is looked at only as
+    // the successor of the one before it: each thing looked for is a byte and the next one,
+    // and an opening bracket as the last byte leaves the text malformed, for serde_json to
+    // refuse. A digit there may still end a long run, so it is counted on its own.
     if i + 1 < b.len() {
-        let start = b.len() - 17;
-        if !window_is_plain(text, &b[start..], start, i - start, &mut scan) {
+        let start = b.len() - (W + 1);
+        if !window_is_plain::<W>(text, &b[start..], start, i - start, &mut scan) {
             return false;
         }
     }
@@ -73,32 +95,47 @@ struct Scan {
     digits: usize,
 }
 
-/// Scans the sixteen bytes of `w` (which holds one more, their successor) found at `base` in
+/// Scans the `W` bytes of `w` (which holds one more, their successor) found at `base` in
 /// `text`, from its `skip`th on: `false` when the text is not plain. Counts brackets and
 /// carries the run of digits in `scan`.
-#[inline]
-fn window_is_plain(text: &str, w: &[u8], base: usize, skip: usize, scan: &mut Scan) -> bool {
-    let chunk = scan16(w);
+#[inline(always)]
+fn window_is_plain<const W: usize>(
+    text: &str,
+    w: &[u8],
+    base: usize,
+    skip: usize,
+    scan: &mut Scan,
+) -> bool {
+    let chunk = scan_window::<W>(w);
     // A `careful` find before `skip` would have ended the scan already.
     if chunk.careful {
         return false;
     }
     // The run of digits: the one carried in, continued by this window's leading digits, must
     // stay short; then the run that ends this window is carried on. A window's bits above its
-    // sixteenth are clear, so `lead` stops there.
-    let digits = chunk.digits >> skip;
-    let lead = (!digits).trailing_zeros() as usize;
-    if scan.digits + lead >= LONG_DIGITS {
-        return false;
-    }
-    scan.digits = if lead == 16 - skip {
-        scan.digits + lead
+    // `W`th are clear, so `lead` stops there. A window wider than a long run may also hold
+    // one inside it, touching neither end.
+    if chunk.digits == 0 {
+        // No digit: no run continues, none is carried on (most windows of a call's text).
+        scan.digits = 0;
     } else {
-        (chunk.digits << 16).leading_ones() as usize
-    };
-    let keep = u32::MAX << skip;
-    // Most windows hold no bracket; the count (a software popcount on baseline x86_64) is
-    // taken only for those that do.
+        let digits = chunk.digits >> skip;
+        let lead = (!digits).trailing_zeros() as usize;
+        if scan.digits + lead >= LONG_DIGITS {
+            return false;
+        }
+        if W > LONG_DIGITS && holds_long_run(digits) {
+            return false;
+        }
+        scan.digits = if lead == W - skip {
+            scan.digits + lead
+        } else {
+            (chunk.digits << (64 - W)).leading_ones() as usize
+        };
+    }
+    let keep = u64::MAX << skip;
+    // Most windows hold no bracket; the count (a software popcount on baseline x86_64, one
+    // instruction in the AVX2 scan) is taken only for those that do.
     if chunk.opens & keep != 0 {
         scan.opens += (chunk.opens & keep).count_ones() as usize;
         if scan.opens > MAX_DEPTH {
@@ -115,52 +152,41 @@ fn window_is_plain(text: &str, w: &[u8], base: usize, skip: usize, scan: &mut Sc
     true
 }
 
-/// What [`scan16`] finds in sixteen bytes.
+/// Whether `bits` holds a run of `LONG_DIGITS` (16) set bits: each step keeps the bits that
+/// start a run twice as long as the step before.
+#[inline(always)]
+fn holds_long_run(bits: u64) -> bool {
+    let mut run = bits & (bits >> 1);
+    run &= run >> 2;
+    run &= run >> 4;
+    run &= run >> 8;
+    run != 0
+}
+
+/// What [`scan_window`] finds in `W` bytes.
 struct Chunk {
     /// Bit `k`: byte `k` is `"` and byte `k + 1` is `[`, `{`, `\` or a space.
-    pairs: u32,
+    pairs: u64,
     /// Bit `k`: byte `k` is `[` or `{`.
-    opens: u32,
-    /// Bit `k`: byte `k` is an ASCII digit (bits 16 and up clear).
-    digits: u32,
+    opens: u64,
+    /// Bit `k`: byte `k` is an ASCII digit (bits `W` and up clear).
+    digits: u64,
     /// A `\u` escape, or a digit followed by `e`/`E`.
     careful: bool,
 }
 
-/// Looks at the sixteen bytes starting `w` (which holds 17: each byte's next one too).
-#[inline]
-fn scan16(w: &[u8]) -> Chunk {
+/// Looks at the `W` bytes starting `w` (which holds `W + 1`: each byte's next one too).
+#[inline(always)]
+fn scan_window<const W: usize>(w: &[u8]) -> Chunk {
+    debug_assert!(w.len() > W);
     #[cfg(target_arch = "x86_64")]
     {
-        use core::arch::x86_64::{
-            __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8,
-            _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
-        };
-        debug_assert!(w.len() >= 17);
-        // SAFETY: SSE2 is part of every x86_64 target; both unaligned loads read 16 bytes
-        // inside `w`, which holds 17 (checked by the caller's loop and the assertion).
-        unsafe {
-            let here = _mm_loadu_si128(w.as_ptr().cast::<__m128i>());
-            let next = _mm_loadu_si128(w.as_ptr().add(1).cast::<__m128i>());
-            let eq = |v: __m128i, c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
-            let quote = eq(here, b'"');
-            let opens_here = _mm_or_si128(eq(here, b'['), eq(here, b'{'));
-            let opens_next = _mm_or_si128(eq(next, b'['), eq(next, b'{'));
-            let string_opens =
-                _mm_or_si128(opens_next, _mm_or_si128(eq(next, b'\\'), eq(next, b' ')));
-            let pairs = _mm_movemask_epi8(_mm_and_si128(quote, string_opens)) as u32;
-            // A digit: `byte - '0'` (wrapping) is at most 9.
-            let offset = _mm_sub_epi8(here, _mm_set1_epi8(b'0' as i8));
-            let digit = _mm_cmpeq_epi8(_mm_min_epu8(offset, _mm_set1_epi8(9)), offset);
-            let exponent = _mm_and_si128(digit, _mm_or_si128(eq(next, b'e'), eq(next, b'E')));
-            let unicode = _mm_and_si128(eq(here, b'\\'), eq(next, b'u'));
-            Chunk {
-                pairs,
-                opens: _mm_movemask_epi8(opens_here) as u32,
-                digits: _mm_movemask_epi8(digit) as u32,
-                careful: _mm_movemask_epi8(_mm_or_si128(exponent, unicode)) != 0,
-            }
+        if W == 32 {
+            // SAFETY: `W` is 32 only in `plain_avx2`, which runs where the CPU has AVX2; the
+            // window holds 33 bytes (asserted in tests, and by every caller's bounds).
+            return unsafe { scan32(w) };
         }
+        scan16(w)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -170,22 +196,101 @@ fn scan16(w: &[u8]) -> Chunk {
             digits: 0,
             careful: false,
         };
-        for k in 0..16 {
+        for k in 0..W {
             let (c, next) = (w[k], w[k + 1]);
             if c == b'"' && matches!(next, b'[' | b'{' | b'\\' | b' ') {
-                chunk.pairs |= 1 << k;
+                chunk.pairs |= 1u64 << k;
             }
             if matches!(c, b'[' | b'{') {
-                chunk.opens |= 1 << k;
+                chunk.opens |= 1u64 << k;
             }
             if (c == b'\\' && next == b'u') || (c.is_ascii_digit() && matches!(next, b'e' | b'E')) {
                 chunk.careful = true;
             }
             if c.is_ascii_digit() {
-                chunk.digits |= 1 << k;
+                chunk.digits |= 1u64 << k;
             }
         }
         chunk
+    }
+}
+
+/// [`scan_window`] of sixteen bytes, with SSE2 (part of every x86_64 target).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn scan16(w: &[u8]) -> Chunk {
+    use core::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_sub_epi8,
+    };
+    assert!(w.len() >= 17);
+    // SAFETY: SSE2 is part of every x86_64 target; both unaligned loads read 16 bytes inside
+    // `w`, which holds 17 (asserted).
+    unsafe {
+        let here = _mm_loadu_si128(w.as_ptr().cast::<__m128i>());
+        let next = _mm_loadu_si128(w.as_ptr().add(1).cast::<__m128i>());
+        let eq = |v: __m128i, c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+        let quote = eq(here, b'"');
+        let opens_here = _mm_or_si128(eq(here, b'['), eq(here, b'{'));
+        let opens_next = _mm_or_si128(eq(next, b'['), eq(next, b'{'));
+        let string_opens = _mm_or_si128(opens_next, _mm_or_si128(eq(next, b'\\'), eq(next, b' ')));
+        let pairs = _mm_movemask_epi8(_mm_and_si128(quote, string_opens)) as u16;
+        // A digit: `byte - '0'` (wrapping) is at most 9.
+        let offset = _mm_sub_epi8(here, _mm_set1_epi8(b'0' as i8));
+        let digit = _mm_cmpeq_epi8(_mm_min_epu8(offset, _mm_set1_epi8(9)), offset);
+        let exponent = _mm_and_si128(digit, _mm_or_si128(eq(next, b'e'), eq(next, b'E')));
+        let unicode = _mm_and_si128(eq(here, b'\\'), eq(next, b'u'));
+        Chunk {
+            pairs: u64::from(pairs),
+            opens: u64::from(_mm_movemask_epi8(opens_here) as u16),
+            digits: u64::from(_mm_movemask_epi8(digit) as u16),
+            careful: _mm_movemask_epi8(_mm_or_si128(exponent, unicode)) != 0,
+        }
+    }
+}
+
+/// [`scan_window`] of thirty-two bytes, with AVX2: the same comparisons as [`scan16`].
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn scan32(w: &[u8]) -> Chunk {
+    use core::arch::x86_64::{
+        __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8,
+        _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
+    };
+    // A macro, not a closure: the comparisons stay in this function, compiled with AVX2.
+    macro_rules! eq {
+        ($v:expr, $c:expr) => {
+            _mm256_cmpeq_epi8($v, _mm256_set1_epi8($c as i8))
+        };
+    }
+    assert!(w.len() >= 33);
+    // SAFETY: both unaligned loads read 32 bytes inside `w`, which holds 33 (asserted); the
+    // caller vouches for AVX2.
+    unsafe {
+        let here = _mm256_loadu_si256(w.as_ptr().cast::<__m256i>());
+        let next = _mm256_loadu_si256(w.as_ptr().add(1).cast::<__m256i>());
+        let quote = eq!(here, b'"');
+        let opens_here = _mm256_or_si256(eq!(here, b'['), eq!(here, b'{'));
+        let opens_next = _mm256_or_si256(eq!(next, b'['), eq!(next, b'{'));
+        let string_opens = _mm256_or_si256(
+            opens_next,
+            _mm256_or_si256(eq!(next, b'\\'), eq!(next, b' ')),
+        );
+        let pairs = _mm256_movemask_epi8(_mm256_and_si256(quote, string_opens)) as u32;
+        let offset = _mm256_sub_epi8(here, _mm256_set1_epi8(b'0' as i8));
+        let digit = _mm256_cmpeq_epi8(_mm256_min_epu8(offset, _mm256_set1_epi8(9)), offset);
+        let exponent = _mm256_and_si256(digit, _mm256_or_si256(eq!(next, b'e'), eq!(next, b'E')));
+        let unicode = _mm256_and_si256(eq!(here, b'\\'), eq!(next, b'u'));
+        Chunk {
+            pairs: u64::from(pairs),
+            opens: u64::from(_mm256_movemask_epi8(opens_here) as u32),
+            digits: u64::from(_mm256_movemask_epi8(digit) as u32),
+            careful: _mm256_movemask_epi8(_mm256_or_si256(exponent, unicode)) != 0,
+        }
     }
 }
 
@@ -213,14 +318,19 @@ fn string_is_plain(text: &str, at: usize) -> bool {
     // The content, up to the closing quote; with an escape, the full path. Without escapes a
     // string holds no quote, so its content is JSON only if it is brackets around numbers and
     // literals: `[preview].png` is not, and stays plain.
-    let Some(len) = memchr::memchr2(b'"', b'\\', &b[start..]) else {
+    let Some(len) = quote_or_escape(&b[start..]) else {
         return false;
     };
     if b[start + len] != b'"' {
         return false;
     }
-    let content = &text[start..start + len];
-    if content.trim_start_matches(' ').starts_with('[') {
+    // Both ends are quotes or escapes (ASCII): char boundaries.
+    let Some(content) = text.get(start..start + len) else {
+        return false;
+    };
+    // `is_text_list` skips leading spaces itself; the `trim` is for an object's text only.
+    if content.as_bytes().first() == Some(&b'[') || content.trim_start_matches(' ').starts_with('[')
+    {
         // The zero-allocation array scanner: `[preview].png` fails at its second byte.
         !is_text_list(content, |_| true, Bounds::NONE)
     } else {
@@ -228,9 +338,47 @@ fn string_is_plain(text: &str, at: usize) -> bool {
     }
 }
 
+/// Where the first `"` or `\\` of `rest` is. Most strings that open like JSON are short
+/// (`[wip]`), where a plain loop answers before `memchr`'s dispatch would have started.
+#[inline]
+fn quote_or_escape(rest: &[u8]) -> Option<usize> {
+    let head = rest.len().min(32);
+    match rest[..head].iter().position(|&c| c == b'"' || c == b'\\') {
+        Some(i) => Some(i),
+        None => memchr::memchr2(b'"', b'\\', &rest[head..]).map(|i| head + i),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::plain;
+    /// Both scans (sixteen bytes, and thirty-two where the CPU has AVX2), which must agree.
+    fn plain(text: &str) -> bool {
+        let narrow = super::plain_by::<16>(text);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: checked just above.
+            let wide = unsafe { super::plain_avx2(text) };
+            assert_eq!(wide, narrow, "the two scans disagree on {text:?}");
+        }
+        assert_eq!(super::plain(text), narrow);
+        narrow
+    }
+
+    #[test]
+    fn each_pair_is_found_at_every_place_in_either_window() {
+        // A list written as text, an escape and a brackets' overflow, at each offset across
+        // two of the widest windows, the tail window and the padded short text.
+        for pad in 0..=70 {
+            let xs = "x".repeat(pad);
+            assert!(plain(&format!(r#"{{"a": "{xs}", "b": 1}}"#)), "{pad}");
+            assert!(!plain(&format!(r#"{{"a{xs}": "[1]"}}"#)), "{pad}");
+            assert!(!plain(&format!(r#"{{"a{xs}": "x\u0041"}}"#)), "{pad}");
+            assert!(!plain(&format!(r#"{{"a{xs}": 1e5}}"#)), "{pad}");
+            assert!(plain(&format!(r#"{{"a{xs}": "[x].png"}}"#)), "{pad}");
+        }
+    }
 
     #[test]
     fn plain_text_is_plain() {
@@ -281,7 +429,7 @@ mod tests {
     fn a_long_run_of_digits_is_found_wherever_it_falls() {
         // Every alignment of the run against the sixteen-byte windows, the tail window and the
         // last byte: a run of sixteen digits or more is never plain, fifteen always is.
-        for pad in 0..=40 {
+        for pad in 0..=72 {
             for run in [15, 16, 17, 20, 31, 32, 33, 40] {
                 let number = "1".repeat(run);
                 let spaces = " ".repeat(pad);
