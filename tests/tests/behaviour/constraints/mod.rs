@@ -465,6 +465,4 @@ fn the_readme_example_holds() {
     assert!(code.contains(r#"timeout_secs: 0 is less than the minimum of 1\n\"#));
 }
 
-/// `from_json`'s fast path judges a typed value as the walk judges its JSON, or declines.
-
 mod typed_and_untagged;

@@ -3,6 +3,7 @@
 
 use super::*;
 
+/// `from_json`'s fast path judges a typed value as the walk judges its JSON, or declines.
 #[test]
 fn typed_values_are_judged_exactly_or_sent_down_the_full_path() {
     use stitch_runtime::__private::Coerce;
