@@ -3,7 +3,7 @@
 //! number or string the node takes in the derive's words (`crate::limits`), and taken out of
 //! the schema the validators are built from, so that R3's "an array member takes the list"
 //! and serde's pick judge types and shapes only, as the derive's do
-//! (`docs/rules.md#the-schema-driven-coercer`).
+//! (`docs/coercer.md`).
 
 use serde_json::{Map, Value};
 

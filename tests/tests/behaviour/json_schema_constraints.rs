@@ -3,7 +3,7 @@
 //! of a hand-written schema are checked at each number or string a position takes, in the
 //! derive's words, at and across each bound; a pattern that does not compile is a schema
 //! error at its pointer; and the text-list refusal (R3) comes first, judged by shape and item
-//! bounds only (`docs/rules.md#the-schema-driven-coercer`).
+//! bounds only (`docs/coercer.md`).
 
 use serde::Deserialize;
 use serde_json::{json, Value};

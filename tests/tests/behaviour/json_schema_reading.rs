@@ -125,7 +125,7 @@ fn messages_name_the_keyword_that_failed_and_bounds_speak_as_the_derive() {
     let mut refused = refused;
     refused.sort();
     // `enum` and `const` name their keyword; a bound is a value constraint, worded as
-    // `#[stitch(maximum = …)]` words it (`docs/rules.md#the-schema-driven-coercer`).
+    // `#[stitch(maximum = …)]` words it (`docs/coercer.md`).
     assert_eq!(
         refused,
         [
