@@ -288,7 +288,8 @@ pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Resu
     let mut read = None;
     if const { !crate::schema::limited::walk_first(T::SCHEMA) } && args.is_object() {
         if let Some(lists) = crate::json::plain_value::plain_value(&args) {
-            match crate::json::de::read_lending::<T>(&mut args) {
+            let inside = const { crate::schema::limited::buffers_take_any_string(T::SCHEMA) };
+            match crate::json::de::read_lending::<T>(&mut args, inside) {
                 Ok(read) if read.bounds_hold(Bounds::NONE) => {
                     if lists.0 {
                         crate::json::de::empty_lists(&mut args);

@@ -103,6 +103,95 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
     }
 }
 
+/// Whether the first read of a plain call may move the strings inside serde's buffer of an
+/// internally tagged enum rather than lend them (`json::de::read_lending`): every position
+/// inside each such buffer takes any string as it is (`String`, `Option<String>`,
+/// `OneOrMany<String>`, a `serde_json::Value`), so the walk after a failed read judges what
+/// the read left there by kind alone. `false` wherever serde buffers what this does not look
+/// into (untagged and adjacently tagged enums, `flatten`).
+pub(crate) const fn buffers_take_any_string(schema: &Schema) -> bool {
+    match schema {
+        Schema::Tagged { body, .. } => body_takes_any_string(body),
+        Schema::AnyOf(_) | Schema::Adjacent { .. } | Schema::Raw(_) => false,
+        Schema::Object(object) => {
+            if !object.flatten.is_empty() {
+                return false;
+            }
+            let mut i = 0;
+            while i < object.properties.len() {
+                if !buffers_take_any_string(object.properties[i].schema) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        Schema::Array { items: inner, .. }
+        | Schema::Map(inner)
+        | Schema::OneOrMany(inner)
+        | Schema::External { content: inner, .. }
+        | Schema::Anchored { inner, .. }
+        | Schema::Described { inner, .. }
+        | Schema::Bounded { inner, .. }
+        | Schema::Limited { inner, .. } => buffers_take_any_string(inner),
+        Schema::Tuple(members) | Schema::OneOf(members) => {
+            let mut i = 0;
+            while i < members.len() {
+                if !buffers_take_any_string(members[i]) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        Schema::Any
+        | Schema::Null
+        | Schema::Boolean
+        | Schema::Integer { .. }
+        | Schema::Number
+        | Schema::String
+        | Schema::Char
+        | Schema::Enum(_)
+        | Schema::Ref(_) => true,
+    }
+}
+
+/// An internally tagged variant's fields, buffered: each takes any string.
+const fn body_takes_any_string(body: &Schema) -> bool {
+    match body {
+        Schema::Null => true,
+        Schema::Object(object) => {
+            if !object.flatten.is_empty() {
+                return false;
+            }
+            let mut i = 0;
+            while i < object.properties.len() {
+                if !takes_any_string(object.properties[i].schema) {
+                    return false;
+                }
+                i += 1;
+            }
+            true
+        }
+        Schema::Described { inner, .. } | Schema::Anchored { inner, .. } => {
+            body_takes_any_string(inner)
+        }
+        _ => false,
+    }
+}
+
+/// A position that takes any string as it is, and whose items (a `OneOrMany`'s) do too.
+const fn takes_any_string(schema: &Schema) -> bool {
+    match schema {
+        Schema::String | Schema::Any => true,
+        Schema::OneOrMany(inner)
+        | Schema::Described { inner, .. }
+        | Schema::Anchored { inner, .. }
+        | Schema::Bounded { inner, .. } => takes_any_string(inner),
+        _ => false,
+    }
+}
+
 /// Whether the bound `n` lies within the range of the field's integer type (any bound does
 /// for a float).
 #[doc(hidden)]

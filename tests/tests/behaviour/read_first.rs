@@ -242,3 +242,76 @@ fn buffered_shapes_are_read_first_and_walked_as_sent_when_refused() {
     assert!(messages.iter().any(|m| m.contains("`fil`")), "{messages:?}");
     assert!(messages.iter().any(|m| m.contains("300")), "{messages:?}");
 }
+
+/// Every field of every variant takes any string as it is: the first read moves the strings
+/// inside serde's buffer of the variant (`schema::limited::buffers_take_any_string`), and
+/// lends only the value the buffer is read from.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "action", rename_all = "snake_case")]
+enum Act {
+    Copy { from: OneOrMany<String>, to: String },
+    Delete { paths: OneOrMany<String> },
+    Noop,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Acting {
+    action: Act,
+    #[serde(default)]
+    reason: Option<String>,
+    count: u32,
+}
+
+/// A variant with a field that refuses a string: its buffer's strings stay lent.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "action")]
+enum Counted {
+    Add { name: String, times: u32 },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Counting {
+    action: Counted,
+    note: String,
+}
+
+#[test]
+fn a_tagged_enum_of_strings_moves_them_and_still_answers_as_sent() {
+    let ok = one_answer::<Acting>(json!({
+        "action": {"action": "copy", "from": ["a", "b"], "to": "c"}, "reason": "r", "count": 1
+    }))
+    .unwrap();
+    let from = OneOrMany::Many(vec!["a".to_owned(), "b".to_owned()]);
+    assert_eq!(
+        ok.action,
+        Act::Copy {
+            from,
+            to: "c".to_owned()
+        }
+    );
+    // The enum sent as a string is quoted as sent (it was lent), and so is every issue after it.
+    let err = one_answer::<Acting>(json!({"action": "copy", "reason": "r", "count": "x"}));
+    let messages_sent = messages(err.unwrap_err());
+    assert!(
+        messages_sent.iter().any(|m| m.contains("\"copy\"")),
+        "{messages_sent:?}"
+    );
+    assert!(
+        messages_sent.iter().any(|m| m.contains("\"x\"")),
+        "{messages_sent:?}"
+    );
+    // A read that failed inside the variant, after moving `from` out of it: the walk judges
+    // what is left there by kind, and reports every issue.
+    let err = one_answer::<Acting>(json!({
+        "action": {"action": "copy", "from": "a", "to": 5}, "count": "y"
+    }))
+    .unwrap_err();
+    assert_eq!(err.issues().len(), 2, "{err}");
+    // A variant field that refuses a string quotes it as sent: that buffer was lent.
+    let err = one_answer::<Counting>(json!({
+        "action": {"action": "Add", "name": "n", "times": "abc"}, "note": "z"
+    }))
+    .unwrap_err();
+    let refused = messages(err);
+    assert!(refused.iter().any(|m| m.contains("\"abc\"")), "{refused:?}");
+}

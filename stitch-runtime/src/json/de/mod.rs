@@ -41,20 +41,54 @@ pub(crate) fn from_value<T: de::DeserializeOwned>(mut value: Value) -> Result<T,
 /// it; on failure, so are those read into an owned string before the failure, and nothing
 /// else changed (the module docs say which strings move).
 pub(crate) fn read_in_place<T: de::DeserializeOwned>(value: &mut Value) -> Result<T, Error> {
-    T::deserialize(ValueDe(value, Lend(false)))
+    T::deserialize(ValueDe(value, Lend::No))
 }
 
 /// [`read_in_place`] that also lends the strings a visitor asks for as any value
 /// (`deserialize_any`: serde's buffering for tagged and untagged enums and `flatten`, a
 /// `serde_json::Value`), which then copies them: so a read that fails leaves every string but
 /// those moved into an owned `String` (`ToolArgs::from_value`'s first read of a plain call).
-pub(crate) fn read_lending<T: de::DeserializeOwned>(value: &mut Value) -> Result<T, Error> {
-    T::deserialize(ValueDe(value, Lend(true)))
+///
+/// With `inside_buffers` (a constant of the type's schema: `schema::limited::buffers_take_any_string`),
+/// only the value a visitor first asks for as any value is lent; the strings inside it move
+/// into serde's buffer. Every position inside that buffer then takes any string as it is, so
+/// the walk after a failed read judges what is left there by kind alone, as it judges the
+/// strings moved into an owned `String`; and the value itself (an internally tagged enum sent
+/// as a string) is still lent.
+pub(crate) fn read_lending<T: de::DeserializeOwned>(
+    value: &mut Value,
+    inside_buffers: bool,
+) -> Result<T, Error> {
+    let lend = if inside_buffers {
+        Lend::Outermost
+    } else {
+        Lend::All
+    };
+    T::deserialize(ValueDe(value, lend))
 }
 
-/// Whether a string asked for as any value is lent (copied by its visitor) rather than moved.
-#[derive(Clone, Copy)]
-struct Lend(bool);
+/// Which strings asked for as any value (`deserialize_any`) are lent, their visitor copying
+/// them, rather than moved.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lend {
+    /// None: every such string is moved.
+    No,
+    /// Every one.
+    All,
+    /// The value asked for as any value, when it is a string; inside it, none.
+    Outermost,
+}
+
+impl Lend {
+    /// The mode of the items and members of a value asked for as any value.
+    #[inline]
+    fn inside(self) -> Lend {
+        match self {
+            Lend::Outermost => Lend::No,
+            other => other,
+        }
+    }
+}
 
 /// [`from_value`] of a copy of `value`: serde's verdict on a value the walk only borrows. The
 /// walk asks it where its quick test is not sure (mostly a value about to be refused), and it
@@ -200,14 +234,14 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
             Value::Bool(b) => visitor.visit_bool(*b),
             Value::Number(n) => visit_number(n, visitor),
             Value::String(s) => {
-                if self.1 .0 {
-                    visitor.visit_borrowed_str(s)
-                } else {
+                if self.1 == Lend::No {
                     visitor.visit_string(core::mem::take(s))
+                } else {
+                    visitor.visit_borrowed_str(s)
                 }
             }
-            Value::Array(items) => visit_array(items, self.1, visitor),
-            Value::Object(map) => visit_object(map, self.1, visitor),
+            Value::Array(items) => visit_array(items, self.1.inside(), visitor),
+            Value::Object(map) => visit_object(map, self.1.inside(), visitor),
         }
     }
 
