@@ -278,11 +278,12 @@ pub(crate) fn read_with<T: Coerce>(
 /// A plain call (`json::plain_value`: no string that is JSON text, no `null` member, not too
 /// deep) of a type that need not be walked first (`schema::limited::walk_first`: no string
 /// constraint) is read straight into `T`, lending every string but those an owned `String`
-/// takes (`json::de::read_lending`), which is the walk's answer once the item bounds and
-/// constraints hold on the result. When
-/// the read fails, the walk runs on what the read left (only strings already moved into an
-/// owned `String`, which the walk judges by kind alone, are gone): its issues, if any, are the
-/// answer, else the read's own failure, which is serde's answer on the value as sent.
+/// takes and those inside an internally tagged enum whose every position takes any string
+/// (`json::de::read_lending`, `schema::limited::buffers_take_any_string`), which is the walk's
+/// answer once the item bounds and constraints hold on the result. When the read fails, the
+/// walk runs on what the read left (only strings moved out at positions the walk judges by
+/// kind alone are gone): its issues, if any, are the answer, else the read's own failure,
+/// which is serde's answer on the value as sent.
 #[inline]
 pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Result<T, ArgsError> {
     let mut read = None;

@@ -104,11 +104,11 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
 }
 
 /// Whether the first read of a plain call may move the strings inside serde's buffer of an
-/// internally tagged enum rather than lend them (`json::de::read_lending`): every position
-/// inside each such buffer takes any string as it is (`String`, `Option<String>`,
-/// `OneOrMany<String>`, a `serde_json::Value`), so the walk after a failed read judges what
-/// the read left there by kind alone. `false` wherever serde buffers what this does not look
-/// into (untagged and adjacently tagged enums, `flatten`).
+/// internally tagged enum sent as an object rather than lend them (`json::de::read_lending`):
+/// every position inside each such buffer takes any string as it is (`String`,
+/// `Option<String>`, `OneOrMany<String>`), so the walk after a failed read judges what the
+/// read left there by kind alone. `false` wherever serde buffers what this does not look into
+/// (untagged and adjacently tagged enums, `flatten`).
 pub(crate) const fn buffers_take_any_string(schema: &Schema) -> bool {
     match schema {
         Schema::Tagged { body, .. } => body_takes_any_string(body),
@@ -180,10 +180,12 @@ const fn body_takes_any_string(body: &Schema) -> bool {
     }
 }
 
-/// A position that takes any string as it is, and whose items (a `OneOrMany`'s) do too.
+/// A position that takes any string as it is, and whose items (a `OneOrMany`'s) do too. Not
+/// `Any`: that is a `serde_json::Value`, but also an opaque field (`#[stitch(opaque)]`,
+/// `deserialize_with`), whose type may judge a string by its content.
 const fn takes_any_string(schema: &Schema) -> bool {
     match schema {
-        Schema::String | Schema::Any => true,
+        Schema::String => true,
         Schema::OneOrMany(inner)
         | Schema::Described { inner, .. }
         | Schema::Anchored { inner, .. }

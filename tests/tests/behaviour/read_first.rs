@@ -315,3 +315,74 @@ fn a_tagged_enum_of_strings_moves_them_and_still_answers_as_sent() {
     let refused = messages(err);
     assert!(refused.iter().any(|m| m.contains("\"abc\"")), "{refused:?}");
 }
+
+/// An opaque field judges its string by its content: a variant holding one keeps its buffer
+/// lent, whichever form the enum comes in.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "type")]
+enum Target2 {
+    Host {
+        #[stitch(opaque)]
+        ip: std::net::IpAddr,
+        name: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Calling {
+    target: Target2,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct RawWord {
+    word: String,
+}
+
+/// A newtype whose conversion judges its string: empty, or a word it refuses by name.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(try_from = "RawWord")]
+struct Word {
+    word: String,
+}
+
+impl TryFrom<RawWord> for Word {
+    type Error = String;
+
+    fn try_from(raw: RawWord) -> Result<Word, String> {
+        match raw.word.as_str() {
+            "" => Err("the word is empty".to_owned()),
+            "bad" => Err(format!("{:?} is not allowed", raw.word)),
+            _ => Ok(Word { word: raw.word }),
+        }
+    }
+}
+
+/// Every position of its variant takes a string (the `try_from` source's), so sent as an
+/// object its strings move; sent as an array, serde's verdict on the whole enum judges them.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind")]
+enum Tagged {
+    Said(Word),
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Saying {
+    said: Tagged,
+}
+
+#[test]
+fn strings_judged_by_their_content_inside_a_tagged_enum_stay_as_sent() {
+    // The array form of the variant, one element short: serde's own words, not the IP's.
+    let err = one_answer::<Calling>(json!({"target": ["Host", "::1"]})).unwrap_err();
+    assert!(!err.to_string().contains("IP address"), "{err}");
+    // Sent as an array, the conversion's refusal quotes the word as sent.
+    let err = one_answer::<Saying>(json!({"said": ["Said", "bad"]})).unwrap_err();
+    assert!(err.to_string().contains("\"bad\""), "{err}");
+    let ok = one_answer::<Saying>(json!({"said": {"kind": "Said", "word": "good"}})).unwrap();
+    assert_eq!(
+        ok.said,
+        Tagged::Said(Word {
+            word: "good".to_owned()
+        })
+    );
+}

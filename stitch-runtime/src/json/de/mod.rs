@@ -75,16 +75,28 @@ enum Lend {
     No,
     /// Every one.
     All,
-    /// The value asked for as any value, when it is a string; inside it, none.
+    /// The value asked for as any value, when it is a string, and the items of an array
+    /// asked for so; the members of an object asked for so, none.
     Outermost,
 }
 
 impl Lend {
-    /// The mode of the items and members of a value asked for as any value.
+    /// The mode of the members of an object asked for as any value.
     #[inline]
-    fn inside(self) -> Lend {
+    fn members(self) -> Lend {
         match self {
             Lend::Outermost => Lend::No,
+            other => other,
+        }
+    }
+
+    /// The mode of the items of an array asked for as any value: an internally tagged enum
+    /// sent as an array is walked as a whole, by serde's verdict on it (which may judge a
+    /// string of the variant by its content, a `try_from` newtype's), so its strings stay lent.
+    #[inline]
+    fn items(self) -> Lend {
+        match self {
+            Lend::Outermost => Lend::All,
             other => other,
         }
     }
@@ -240,8 +252,8 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
                     visitor.visit_borrowed_str(s)
                 }
             }
-            Value::Array(items) => visit_array(items, self.1.inside(), visitor),
-            Value::Object(map) => visit_object(map, self.1.inside(), visitor),
+            Value::Array(items) => visit_array(items, self.1.items(), visitor),
+            Value::Object(map) => visit_object(map, self.1.members(), visitor),
         }
     }
 
