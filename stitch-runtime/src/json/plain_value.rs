@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
-use crate::json::text_list::is_text_list;
+use crate::json::text_list::{is_text_list, skip_ws};
 
 /// `Some` when no rule could act in `value` (see the module docs), saying whether the root
 /// object has a list among its members. A `None` costs nothing but the walk.
@@ -127,13 +127,9 @@ fn maybe_json(s: &str) -> bool {
 #[inline]
 fn trim_json_space(s: &str) -> &str {
     let b = s.as_bytes();
-    let space = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r');
-    let mut start = 0;
-    while start < b.len() && space(b[start]) {
-        start += 1;
-    }
+    let start = skip_ws(b, 0);
     let mut end = b.len();
-    while end > start && space(b[end - 1]) {
+    while end > start && matches!(b[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
         end -= 1;
     }
     // Both ends are next to ASCII bytes (or the string's ends): char boundaries.

@@ -153,7 +153,7 @@ enum Piece {
 
 /// Index of the first non-whitespace byte at or after `i` (JSON whitespace only).
 #[inline]
-fn skip_ws(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
         i += 1;
     }

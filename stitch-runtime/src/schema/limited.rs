@@ -4,7 +4,7 @@
 //! compile error at its token.
 
 use crate::limits::Num;
-use crate::schema::Schema;
+use crate::schema::{core, Schema};
 
 /// The value a field's constraints apply to: the leaf of its type, seen through `Option`,
 /// lists, sets, `OneOrMany`, map values, bounds and descriptions.
@@ -158,7 +158,7 @@ pub(crate) const fn buffers_take_any_string(schema: &Schema) -> bool {
 
 /// An internally tagged variant's fields, buffered: each takes any string.
 const fn body_takes_any_string(body: &Schema) -> bool {
-    match body {
+    match core(body) {
         Schema::Null => true,
         Schema::Object(object) => {
             if !object.flatten.is_empty() {
@@ -172,9 +172,6 @@ const fn body_takes_any_string(body: &Schema) -> bool {
                 i += 1;
             }
             true
-        }
-        Schema::Described { inner, .. } | Schema::Anchored { inner, .. } => {
-            body_takes_any_string(inner)
         }
         _ => false,
     }

@@ -172,7 +172,6 @@ fn fewer(len: usize, expected: &'static str) -> Error {
 /// the drop glue would: a third of `from_value`'s cost over serde's on a list of twenty paths,
 /// where serde consumes the array as it reads). Only after the whole read: a later failure
 /// needs every list at its length, for the walk.
-#[cold]
 #[inline(never)]
 pub(crate) fn empty_lists(args: &mut Value) {
     let Value::Object(map) = args else { return };
