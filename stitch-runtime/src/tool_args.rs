@@ -288,12 +288,13 @@ pub(crate) fn read_with<T: Coerce>(
 pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Result<T, ArgsError> {
     let mut read = None;
     if const { !crate::schema::limited::walk_first(T::SCHEMA) } && args.is_object() {
-        if let Some(lists) = crate::json::plain_value::plain_value(&args) {
+        let root = const { crate::json::plain_value::Root::of(T::SCHEMA) };
+        if let Some(lists) = crate::json::plain_value::plain_args(&args, &root) {
             let inside = const { crate::schema::limited::buffers_take_any_string(T::SCHEMA) };
             match crate::json::de::read_lending::<T>(&mut args, inside) {
                 Ok(read) if read.bounds_hold(Bounds::NONE) => {
                     if lists.0 {
-                        crate::json::de::empty_lists(&mut args);
+                        crate::json::de::drop_read(args);
                     }
                     return Ok(read);
                 }

@@ -20,22 +20,166 @@ use serde_json::{Map, Value};
 use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
 use crate::json::text_list::{is_text_list, skip_ws};
+use crate::schema::{core, Property, Schema};
 
-/// `Some` when no rule could act in `value` (see the module docs), saying whether the root
-/// object has a list among its members. A `None` costs nothing but the walk.
+/// [`plain_args`] knowing nothing of the type: every list looked into.
+#[cfg(test)]
 pub(crate) fn plain_value(value: &Value) -> Option<RootLists> {
+    plain_args(value, &Root::BLIND)
+}
+
+/// `Some` when no rule could act in `value`, a tool's arguments (see the module docs), saying
+/// whether the root object has a list among its members. A `None` costs nothing but the walk.
+///
+/// A list among the root's members at a position whose items take any string as it is
+/// (`Vec<String>`, `OneOrMany<String>`: `root`, a constant of the type) is not looked into.
+/// No rule acts on a string item there (the walk skips them too, `walk::walk_seq`), and an
+/// item of another kind makes serde refuse the read, after which the walk judges the list as
+/// it judges any read that failed.
+pub(crate) fn plain_args(value: &Value, root: &Root) -> Option<RootLists> {
     let mut lists = RootLists(false);
     let plain = match value {
-        Value::Array(items) => plain_items(items, 0, &mut lists),
-        Value::Object(map) => plain_members(map, 0, &mut lists),
+        Value::Array(items) => plain_items(items, 0),
+        Value::Object(map) => plain_root(map, root, &mut lists),
         Value::String(s) => plain_string(s),
         Value::Null | Value::Bool(_) | Value::Number(_) => true,
     };
     plain.then_some(lists)
 }
 
-/// Whether a member of the root object is an array: where a successful read leaves lists of
-/// moved strings, which `json::de::empty_lists` frees without a drop per item.
+/// What a tool's schema says of the lists among its root members, for [`plain_args`]: the
+/// root object's properties, and which of them hold lists of strings taken as they are.
+/// A constant of the type (`Root::of`); a key that names no property (an alias, a flattened
+/// field's, one serde ignores) has its list looked into as any other.
+#[derive(Clone, Copy)]
+pub(crate) struct Root {
+    properties: &'static [Property],
+    /// Bit `i`: property `i`'s array form takes any string as an item. Properties past the
+    /// 64th are looked into.
+    string_items: u64,
+}
+
+impl Root {
+    /// The root of a type whose schema is not known here: every list is looked into.
+    pub(crate) const BLIND: Root = Root {
+        properties: &[],
+        string_items: 0,
+    };
+
+    /// The root of a type of this schema. Only a struct without `flatten` is read property by
+    /// property (a flattened field's keys reach serde's buffer, not a property), and only
+    /// when no wire name holds an escape (the schema holds names JSON-escaped; a key is
+    /// compared unescaped).
+    pub(crate) const fn of(schema: &'static Schema) -> Root {
+        let Schema::Object(object) = core(schema) else {
+            return Root::BLIND;
+        };
+        if !object.flatten.is_empty() {
+            return Root::BLIND;
+        }
+        let properties = object.properties;
+        let mut string_items = 0u64;
+        let mut i = 0;
+        while i < properties.len() {
+            if has_escape(properties[i].name) {
+                return Root::BLIND;
+            }
+            if i < 64 && items_take_any_string(properties[i].schema) {
+                string_items |= 1 << i;
+            }
+            i += 1;
+        }
+        Root {
+            properties,
+            string_items,
+        }
+    }
+
+    /// Whether the list sent under `key` has items that take any string as it is.
+    #[inline]
+    fn string_items(&self, key: &str) -> bool {
+        if self.string_items == 0 {
+            return false;
+        }
+        let mut bits = self.string_items;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            if self.properties[i].name == key {
+                return true;
+            }
+            bits &= bits - 1;
+        }
+        false
+    }
+}
+
+/// Whether `name` (JSON-escaped) holds an escape.
+const fn has_escape(name: &str) -> bool {
+    let b = name.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `schema` is a list (`Vec<T>`, `OneOrMany<T>`, bounded or described) whose items
+/// take any string as it is: a `String`, `PathBuf`, `Box<str>`, `Cow<str>` or a newtype of
+/// them, whose walk does nothing to a string. Not through constraints: a `pattern` judges a
+/// string by its content (and such a type is walked first anyway).
+const fn items_take_any_string(schema: &Schema) -> bool {
+    match unwrapped(schema) {
+        Schema::Array { items, .. } | Schema::OneOrMany(items) => {
+            matches!(unwrapped(items), Schema::String)
+        }
+        _ => false,
+    }
+}
+
+/// `schema` seen through an anchor, item bounds and a description (not constraints).
+const fn unwrapped(mut schema: &Schema) -> &Schema {
+    while let Schema::Anchored { inner, .. }
+    | Schema::Bounded { inner, .. }
+    | Schema::Described { inner, .. } = schema
+    {
+        schema = inner;
+    }
+    schema
+}
+
+/// The members of the root object, as [`plain_members`], a list whose items take any string
+/// (`root`) not looked into.
+fn plain_root(map: &Map<String, Value>, root: &Root, lists: &mut RootLists) -> bool {
+    for (key, item) in map {
+        let plain = match item {
+            Value::String(s) => plain_string(s),
+            Value::Array(items) => {
+                if root.string_items(key) {
+                    lists.0 = true;
+                    true
+                } else {
+                    lists.0 |= matches!(items.first(), Some(Value::String(_)));
+                    plain_items(items, 1)
+                }
+            }
+            Value::Object(map) => plain_members(map, 1),
+            Value::Bool(_) | Value::Number(_) => true,
+            Value::Null => false,
+        };
+        if !plain {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a member of the root object is a list of strings (its schema says so, or its
+/// first item is one): where a successful read leaves lists of moved strings, which
+/// `json::de::drop_read` frees without a drop per item. A list of objects or numbers is
+/// left to the plain drop.
 #[derive(Clone, Copy)]
 pub(crate) struct RootLists(pub(crate) bool);
 
@@ -43,15 +187,15 @@ pub(crate) struct RootLists(pub(crate) bool);
 /// answered in line, and only a container is a call (most arguments are flat). The match is
 /// written out here and in [`plain_members`] rather than shared: one shared recursive
 /// function in an `all` closure cost view_file_20 2 234 instructions against 1 805.
-fn plain_items(items: &[Value], depth: usize, lists: &mut RootLists) -> bool {
+fn plain_items(items: &[Value], depth: usize) -> bool {
     if depth >= MAX_DEPTH {
         return false;
     }
     for item in items {
         let plain = match item {
             Value::String(s) => plain_string(s),
-            Value::Array(items) => plain_items(items, depth + 1, lists),
-            Value::Object(map) => plain_members(map, depth + 1, lists),
+            Value::Array(items) => plain_items(items, depth + 1),
+            Value::Object(map) => plain_members(map, depth + 1),
             Value::Null | Value::Bool(_) | Value::Number(_) => true,
         };
         if !plain {
@@ -62,18 +206,15 @@ fn plain_items(items: &[Value], depth: usize, lists: &mut RootLists) -> bool {
 }
 
 /// The members of an object at `depth`, as [`plain_items`]; a `null` member is not plain.
-fn plain_members(map: &Map<String, Value>, depth: usize, lists: &mut RootLists) -> bool {
+fn plain_members(map: &Map<String, Value>, depth: usize) -> bool {
     if depth >= MAX_DEPTH {
         return false;
     }
     for item in map.values() {
         let plain = match item {
             Value::String(s) => plain_string(s),
-            Value::Array(items) => {
-                lists.0 |= depth == 0;
-                plain_items(items, depth + 1, lists)
-            }
-            Value::Object(map) => plain_members(map, depth + 1, lists),
+            Value::Array(items) => plain_items(items, depth + 1),
+            Value::Object(map) => plain_members(map, depth + 1),
             Value::Bool(_) | Value::Number(_) => true,
             Value::Null => false,
         };
@@ -176,17 +317,82 @@ fn is_json_number(b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::plain_value;
+    use super::{plain_args, plain_value, Root};
+    use crate::schema::{Describe, Flattened, Object, Property, Schema};
+    use crate::OneOrMany;
     use serde_json::{json, Value};
 
     fn plain(value: &Value) -> bool {
         plain_value(value).is_some()
     }
 
+    /// A root with `paths: OneOrMany<String>`, `names: Vec<String>`, `counts: Vec<u32>`
+    /// and `label: String`.
+    fn typed_root(flatten: &'static [Flattened], escaped: bool) -> Root {
+        fn property(name: &'static str, schema: &'static Schema) -> Property {
+            Property {
+                name,
+                schema,
+                required: true,
+                description: None,
+                default: None,
+            }
+        }
+        let properties = vec![
+            property("paths", <OneOrMany<String> as Describe>::SCHEMA),
+            property("names", <Vec<String> as Describe>::SCHEMA),
+            property("counts", <Vec<u32> as Describe>::SCHEMA),
+            property(
+                if escaped { "la\\\"bel" } else { "label" },
+                <String as Describe>::SCHEMA,
+            ),
+        ];
+        let object = Box::leak(Box::new(Object {
+            properties: Vec::leak(properties),
+            flatten,
+            ..Object::EMPTY
+        }));
+        Root::of(Box::leak(Box::new(Schema::Object(object))))
+    }
+
+    #[test]
+    fn a_list_of_strings_taken_as_they_are_is_not_looked_into() {
+        let root = typed_root(&[], false);
+        let text_items = json!(["[\"a\"]", "{\"b\": 1}", "5"]);
+        for key in ["paths", "names"] {
+            let args = json!({ key: text_items });
+            assert!(plain_args(&args, &root).is_some_and(|l| l.0), "{key}");
+            assert!(plain_value(&args).is_none(), "{key}");
+        }
+        // Items of another kind, an unknown key, a string where the list goes: looked into.
+        for args in [
+            json!({ "counts": text_items }),
+            json!({ "other": text_items }),
+            json!({ "paths": "[\"a\"]" }),
+            json!({ "label": ["[1]"] }),
+            json!({ "paths": [], "names": null }),
+        ] {
+            assert!(plain_args(&args, &root).is_none(), "{args}");
+        }
+    }
+
+    #[test]
+    fn a_root_read_through_a_buffer_or_with_an_escaped_name_is_looked_into() {
+        static FLAT: [Flattened; 1] = [Flattened {
+            schema: &Schema::Map(&Schema::String),
+            optional: false,
+        }];
+        let args = json!({ "paths": ["[1]"] });
+        assert!(plain_args(&args, &typed_root(&[], false)).is_some());
+        assert!(plain_args(&args, &typed_root(&FLAT, false)).is_none());
+        assert!(plain_args(&args, &typed_root(&[], true)).is_none());
+    }
+
     #[test]
     fn a_list_among_the_root_members_is_noted() {
         let lists = |value: Value| plain_value(&value).map(|lists| lists.0);
         assert_eq!(lists(json!({"a": "x", "b": ["y"]})), Some(true));
+        assert_eq!(lists(json!({"a": "x", "b": [{"c": "y"}]})), Some(false));
         assert_eq!(lists(json!({"a": "x", "b": {"c": ["y"]}})), Some(false));
         assert_eq!(lists(json!({"a": "x"})), Some(false));
         assert_eq!(lists(json!({"a": ["[1]"]})), None);

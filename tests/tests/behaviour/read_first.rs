@@ -386,3 +386,44 @@ fn strings_judged_by_their_content_inside_a_tagged_enum_stay_as_sent() {
         })
     );
 }
+
+/// Lists at positions that take any string as it is: `from_value` does not look into them
+/// before its read (`json::plain_value::Root`), so a string item that is JSON text is read as
+/// it is, and an item of another kind fails the read after the strings before it moved.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Lists {
+    paths: OneOrMany<String>,
+    names: Vec<String>,
+    #[serde(default)]
+    counts: Vec<u32>,
+}
+
+#[test]
+fn lists_of_strings_taken_as_they_are_answer_as_the_walk_does() {
+    let ok = one_answer::<Lists>(json!({
+        "paths": ["[\"a.png\"]", "{\"b\": 1}"], "names": ["[1]", "true"]
+    }))
+    .unwrap();
+    assert_eq!(
+        ok.paths,
+        OneOrMany::Many(vec!["[\"a.png\"]".to_owned(), "{\"b\": 1}".to_owned()])
+    );
+    assert_eq!(ok.names, ["[1]", "true"]);
+    // Every issue at once (a string item that is JSON text is none), and no repair of
+    // `counts` kept, the call being refused.
+    let err = one_answer::<Lists>(json!({
+        "paths": ["a", 3, "[\"x\"]"], "names": ["b", ["c"]], "counts": "[1, 2]"
+    }))
+    .unwrap_err();
+    let messages = messages(err);
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].starts_with("paths.1: "), "{messages:?}");
+    assert!(messages[1].starts_with("names.1: "), "{messages:?}");
+    // Too deep inside such a list: refused as the walk refuses it.
+    let mut deep = json!("x");
+    for _ in 0..200 {
+        deep = json!([deep]);
+    }
+    let err = one_answer::<Lists>(json!({"paths": ["a", deep], "names": []})).unwrap_err();
+    assert!(err.to_string().starts_with("paths.1"), "{err}");
+}
