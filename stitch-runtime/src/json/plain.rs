@@ -17,14 +17,48 @@ use crate::json::text_list::is_text_list;
 
 /// `true` when no string in `text` could be read by a rule (see the module docs). A `false`
 /// costs nothing but the full path; malformed text is left to serde_json to refuse.
+///
+/// Inlined: only the choice of scan is here, so that a short call pays one test of the CPU
+/// and one call, not a frame of its own around them.
+#[inline]
 pub(crate) fn plain(text: &str) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("popcnt")
-    {
-        // SAFETY: this CPU has AVX2 and POPCNT, checked just above (the answers are cached by
-        // std).
-        return unsafe { plain_avx2(text) };
+    if has_avx2() {
+        // SAFETY: this CPU has AVX2 and POPCNT (`has_avx2`).
+        return unsafe {
+            if text.len() <= 32 {
+                short_avx2(text)
+            } else {
+                plain_avx2(text)
+            }
+        };
     }
+    plain_sse2(text)
+}
+
+/// Whether the CPU has AVX2 and POPCNT, asked of std once and kept in one byte (std keeps
+/// each feature apart, which costs a test each).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_avx2() -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
+    /// 0: not asked yet; 1: no; 2: yes.
+    static AVX2: AtomicU8 = AtomicU8::new(0);
+    match AVX2.load(Ordering::Relaxed) {
+        2 => true,
+        1 => false,
+        _ => {
+            let yes = std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("popcnt");
+            AVX2.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+    }
+}
+
+/// [`plain`] sixteen bytes at a time (SSE2 on x86_64, a portable loop elsewhere).
+#[inline(never)]
+fn plain_sse2(text: &str) -> bool {
     plain_by::<16>(text)
 }
 
@@ -34,6 +68,23 @@ pub(crate) fn plain(text: &str) -> bool {
 #[target_feature(enable = "avx2,popcnt")]
 unsafe fn plain_avx2(text: &str) -> bool {
     plain_by::<32>(text)
+}
+
+/// [`plain_avx2`] of a text of at most thirty-two bytes, in a function of its own that calls
+/// nothing on the common path (so saves no register). One window: the text cannot hold more
+/// brackets than `MAX_DEPTH`, and a run of digits is wholly inside it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+#[inline(never)]
+unsafe fn short_avx2(text: &str) -> bool {
+    const _: () = assert!(32 < MAX_DEPTH && 32 >= LONG_DIGITS);
+    let mut window = [0u8; 48];
+    pad(&mut window, text.as_bytes());
+    // SAFETY: this CPU has AVX2 (the caller's promise); the window holds 48 bytes.
+    let chunk = unsafe { scan32(&window) };
+    !chunk.careful
+        && (chunk.digits == 0 || !holds_long_run(chunk.digits))
+        && (chunk.pairs == 0 || pairs_are_plain(text, chunk.pairs, 0))
 }
 
 /// [`plain`] `W` bytes at a time (16, or 32 with AVX2). Inlined into its caller, so that
@@ -57,9 +108,9 @@ fn plain_by<const W: usize>(text: &str) -> bool {
     let mut scan = Scan::default();
     if b.len() <= W {
         // A short text is scanned in a copy padded with zeros (none of the bytes looked for).
-        let mut padded = [0u8; 33];
-        padded[..b.len()].copy_from_slice(b);
-        return window_is_plain::<W>(text, &padded[..W + 1], 0, 0, &mut scan);
+        let mut window = [0u8; 48];
+        pad(&mut window, b);
+        return window_is_plain::<W>(text, &window[..W + 1], 0, 0, &mut scan);
     }
     let mut i = 0;
     while i + W < b.len() {
@@ -80,6 +131,30 @@ fn plain_by<const W: usize>(text: &str) -> bool {
         }
     }
     !(i < b.len() && b[b.len() - 1].is_ascii_digit() && scan.digits + 1 >= LONG_DIGITS)
+}
+
+/// Copies `b` (at most 32 bytes) to the start of `out` (zeros), in pieces of a fixed size
+/// that may overlap, rather than by a call to `memcpy`, which costs a short call more than
+/// its scan (and makes its caller save registers around it).
+#[inline(always)]
+fn pad(out: &mut [u8; 48], b: &[u8]) {
+    let n = b.len();
+    // `& 31` keeps each end piece inside `out` as the compiler sees it (no bounds check); it
+    // changes nothing for the lengths each branch takes.
+    if n >= 16 {
+        out[..16].copy_from_slice(&b[..16]);
+        out[(n - 16) & 31..][..16].copy_from_slice(&b[n - 16..n]);
+    } else if n >= 8 {
+        out[..8].copy_from_slice(&b[..8]);
+        out[(n - 8) & 15..][..8].copy_from_slice(&b[n - 8..n]);
+    } else if n >= 4 {
+        out[..4].copy_from_slice(&b[..4]);
+        out[(n - 4) & 7..][..4].copy_from_slice(&b[n - 4..n]);
+    } else if n > 0 {
+        out[0] = b[0];
+        out[n / 2] = b[n / 2];
+        out[n - 1] = b[n - 1];
+    }
 }
 
 /// A run of this many digits (in a number, a string, anywhere) sends the text down the full
@@ -142,7 +217,15 @@ fn window_is_plain<const W: usize>(
             return false;
         }
     }
-    let mut bits = chunk.pairs & keep;
+    let bits = chunk.pairs & keep;
+    bits == 0 || pairs_are_plain(text, bits, base)
+}
+
+/// Whether each string whose opening quote is at a set bit of `bits` (plus `base`) is plain:
+/// out of line, as most windows have none.
+#[cold]
+#[inline(never)]
+fn pairs_are_plain(text: &str, mut bits: u64, base: usize) -> bool {
     while bits != 0 {
         if !string_is_plain(text, base + bits.trailing_zeros() as usize) {
             return false;
@@ -363,7 +446,29 @@ mod tests {
             assert_eq!(wide, narrow, "the two scans disagree on {text:?}");
         }
         assert_eq!(super::plain(text), narrow);
+        #[cfg(target_arch = "x86_64")]
+        if text.len() <= 32 && super::has_avx2() {
+            // SAFETY: checked just above.
+            assert_eq!(unsafe { super::short_avx2(text) }, narrow, "{text:?}");
+        }
         narrow
+    }
+
+    #[test]
+    fn a_short_text_is_padded_with_zeros_whatever_its_length() {
+        let text: Vec<u8> = (1..=32).collect();
+        for n in 0..=32 {
+            let mut out = [0u8; 48];
+            super::pad(&mut out, &text[..n]);
+            assert_eq!(&out[..n], &text[..n], "{n}");
+            assert!(out[n..].iter().all(|&b| b == 0), "{n}");
+        }
+        // Each short length, plain or not, answered as the sixteen-byte scan answers it.
+        for n in 0..=26 {
+            let xs = "x".repeat(n);
+            assert!(plain(&format!(r#"{{"{xs}":1}}"#)), "{n}");
+            assert!(!plain(&format!(r#"{{"{xs}":"[1]"}}"#)), "{n}");
+        }
     }
 
     #[test]
