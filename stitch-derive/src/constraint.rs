@@ -256,16 +256,16 @@ impl Constraints {
         let num = |b: &Option<Spanned<Bound>>| match b {
             Some(b) => {
                 let t = b.value.tokens();
-                quote!(_stitch::core::option::Option::Some(#t))
+                quote!(_stitch::Some(#t))
             }
-            None => quote!(_stitch::core::option::Option::None),
+            None => quote!(_stitch::None),
         };
         let count = |n: &Option<Spanned<usize>>| match n {
             Some(n) => {
                 let n = n.value;
-                quote!(_stitch::core::option::Option::Some(#n))
+                quote!(_stitch::Some(#n))
             }
-            None => quote!(_stitch::core::option::Option::None),
+            None => quote!(_stitch::None),
         };
         let (min, max, xmin, xmax, step) = (
             num(&self.minimum),
@@ -278,15 +278,15 @@ impl Constraints {
         let format = match &self.format {
             Some(f) => {
                 let f = &f.value;
-                quote!(_stitch::core::option::Option::Some(#f))
+                quote!(_stitch::Some(#f))
             }
-            None => quote!(_stitch::core::option::Option::None),
+            None => quote!(_stitch::None),
         };
         let pattern = match &self.pattern {
             Some(p) => {
                 let source = &p.value;
                 let escaped = crate::json::escape(source);
-                quote!(_stitch::core::option::Option::Some(_stitch::Pattern::new(#source, #escaped, {
+                quote!(_stitch::Some(_stitch::Pattern::new(#source, #escaped, {
                     fn compiled() -> &'static _stitch::PatternMatcher {
                         static CELL: _stitch::OnceLock<_stitch::PatternMatcher> =
                             _stitch::OnceLock::new();
@@ -295,7 +295,7 @@ impl Constraints {
                     compiled
                 })))
             }
-            None => quote!(_stitch::core::option::Option::None),
+            None => quote!(_stitch::None),
         };
         Some(quote!({
             static LIMITS: _stitch::Limits = _stitch::Limits {

@@ -21,11 +21,12 @@ pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::walk::{
     deserialized, drop_absent, null_is_absent, union_string, untagged, untyped_entries,
-    walk_fields, walk_leaf, walk_object, Claims, Coerce, Cx, FieldWalk, Fields, Kind, Member,
-    Shape,
+    walk_fields, walk_fields_of, walk_leaf, walk_object, Claims, Coerce, Cx, FieldWalk, Fields,
+    Kind, Member, Shape,
 };
 pub use crate::ToolArgs;
 pub use core;
+pub use core::option::Option::{self, None, Some};
 pub use serde::de::DeserializeOwned;
 pub use serde_json::{Map, Value};
 pub use std::borrow::Cow;
@@ -61,6 +62,9 @@ pub const fn property(
         default: if type_default { of.default } else { None },
     }
 }
+
+/// No item bounds: `Bounds::NONE` in fewer tokens, for the derive's `bounds_hold`.
+pub const NONE: Bounds = Bounds::NONE;
 
 /// Whether serde accepts a field of type `T` missing.
 pub const fn optional_of<T: Coerce>() -> bool {

@@ -66,7 +66,8 @@ fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> To
                 table: cont.generics.params.is_empty(),
                 ..super::fields::FieldRules::default()
             };
-            let (walk, _) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra, rules);
+            let (walk, keys) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra, rules);
+            extra.extend(keys.table);
             let fields_fn = fields_fn(i);
             extra.push(quote! {
                 #[doc(hidden)]
@@ -216,7 +217,7 @@ pub(super) fn content_walk(
 ///
 /// ```text
 /// match __map.get("type") {
-///     _stitch::core::option::Option::Some(_stitch::Value::String(__tag)) => match __tag.as_str() {
+///     _stitch::Some(_stitch::Value::String(__tag)) => match __tag.as_str() {
 ///         "get" | "fetch" => 0,      // a variant's wire name and aliases
 ///         "put" => 1,
 ///         _ => !0,
@@ -231,7 +232,7 @@ pub(super) fn which_variant(variants: &[&Variant], tag: &str) -> TokenStream {
     });
     quote! {
         match __map.get(#tag) {
-            _stitch::core::option::Option::Some(
+            _stitch::Some(
                 _stitch::Value::String(__tag),
             ) => match __tag.as_str() {
                 #(#arms)*

@@ -8,17 +8,17 @@ use syn::spanned::Spanned;
 use crate::ast::{Container, Field};
 
 /// The field's `Bounds` (its `min_items` / `max_items`), as an expression:
-/// `_stitch::Bounds::NONE`, or `_stitch::Bounds::new(Some(1), None)`.
+/// `_stitch::NONE`, or `_stitch::Bounds::new(Some(1), None)`.
 pub(super) fn bounds(field: &Field) -> TokenStream {
     let opt = |v: &Option<crate::attr::Spanned<usize>>| match v {
         Some(s) => {
             let n = s.value;
-            quote!(_stitch::core::option::Option::Some(#n))
+            quote!(_stitch::Some(#n))
         }
-        None => quote!(_stitch::core::option::Option::None),
+        None => quote!(_stitch::None),
     };
     if !has_bounds(field) {
-        return quote!(_stitch::Bounds::NONE);
+        return quote!(_stitch::NONE);
     }
     let (min, max) = (opt(&field.attrs.min_items), opt(&field.attrs.max_items));
     quote!(_stitch::Bounds::new(#min, #max))
@@ -73,7 +73,7 @@ pub(super) fn limited(field: &Field, walk: TokenStream) -> TokenStream {
     match checked_limits(field) {
         None => walk,
         Some(limits) => quote!({
-            let __limits = __cx.set_limits(_stitch::core::option::Option::Some(#limits));
+            let __limits = __cx.set_limits(_stitch::Some(#limits));
             #walk;
             __cx.set_limits(__limits);
         }),
@@ -163,6 +163,9 @@ pub(super) fn fields_walk(
     let mut required = Vec::new();
     let mut expected = Vec::new();
     let mut absent_names: Vec<(String, syn::Type, u32)> = Vec::new();
+    // A table walk (no flattened field, no type parameter) needs only the table's entries:
+    // the `match` arms are not written (the derive's own time, in every user's build).
+    let table = rules.table && !fields.iter().any(|f| !f.skip && f.flatten);
     for (ordinal, field) in fields.iter().enumerate().filter(|(_, f)| !f.skip) {
         if field.flatten {
             flattened.push(field);
@@ -174,6 +177,14 @@ pub(super) fn fields_walk(
         // Required as the schema says: no serde default, not `Option` (an opaque field's
         // type may not say: serde alone decides about it).
         let tracked = track && !field.default && !rules.container_default && field.walked();
+        let defaulted = (field.default || rules.container_default) && field.walked();
+        if table {
+            for name in field.names.all() {
+                own_names.push(name.to_owned());
+                entries.push(table_entry(field, name, ordinal, tracked, defaulted));
+            }
+            continue;
+        }
         if tracked {
             let ty = &field.ty;
             required.push(quote! {
@@ -192,11 +203,9 @@ pub(super) fn fields_walk(
         let wire = &field.names.wire;
         // R8: a defaulted field's `null` is the field left out, when its type does not read
         // `null` itself (`null_is_absent`, a constant).
-        let defaulted = (field.default || rules.container_default) && field.walked();
         let ty = &field.ty;
         for name in field.names.all() {
             own_names.push(name.to_owned());
-            entries.push(table_entry(field, name, ordinal, tracked, defaulted));
             let walk = field_walk(field, quote!(__item), quote!(&__at.field(#name, #ordinal)));
             let walk = if defaulted {
                 absent_names.push((name.to_owned(), ty.clone(), ordinal));
@@ -262,7 +271,7 @@ pub(super) fn fields_walk(
                 if __absent {
                     _stitch::drop_absent(__map, __cx, __at, |__key: &str| match __key {
                         #(#arms)*
-                        _ => _stitch::core::option::Option::None,
+                        _ => _stitch::None,
                     });
                 }
             },
@@ -288,7 +297,7 @@ pub(super) fn fields_walk(
     } else {
         quote!(_stitch::core::matches!(__key, #(#own_names)|*))
     };
-    if flattened.is_empty() && arms.is_empty() {
+    if flattened.is_empty() && own_names.is_empty() {
         // No field to read (all skipped, or none): every key is unknown.
         let body = quote! {
             for (__key, __item) in __map.iter() {
@@ -301,29 +310,45 @@ pub(super) fn fields_walk(
             Keys {
                 declares: own,
                 owns: None,
+                table: None,
             },
         );
     }
     if flattened.is_empty() && rules.table {
         let deny = if rules.deny_unknown {
-            quote!(_stitch::core::option::Option::Some(&[#(#expected),*]))
+            quote!(_stitch::Some(&[#(#expected),*]))
         } else {
-            quote!(_stitch::core::option::Option::None)
+            quote!(_stitch::None)
         };
-        let body = quote! {
-            const __STITCH_FIELDS: _stitch::Fields = _stitch::Fields {
+        // The table is an associated constant (`Coerce::FIELDS` of a struct, one of the
+        // helpers' for a struct variant): evaluated where the type is walked, where a `const`
+        // item in the function would be evaluated in every build of the defining crate.
+        // Read through a generic function of the runtime, so that no constant stands in the
+        // generated body for the defining crate's lints to evaluate.
+        let (name, body) = if suffix.is_empty() {
+            (
+                format_ident!("FIELDS"),
+                quote!(_stitch::walk_fields_of::<Self>(__map, __cx, __at, __owned);),
+            )
+        } else {
+            let name = format_ident!("__STITCH_FIELDS{}", suffix);
+            let body = quote!(_stitch::walk_fields(__map, __cx, __at, __owned, Self::#name););
+            (name, body)
+        };
+        let table = quote! {
+            #[doc(hidden)]
+            const #name: &'static _stitch::Fields = &_stitch::Fields {
                 names: &[#(#entries),*],
                 tracked: &[#(#required_names),*],
-                required: 0 #(#required)*,
                 deny: #deny,
             };
-            _stitch::walk_fields(__map, __cx, __at, __owned, &__STITCH_FIELDS);
         };
         return (
             body,
             Keys {
                 declares: own,
                 owns: None,
+                table: Some(table),
             },
         );
     }
@@ -346,6 +371,7 @@ pub(super) fn fields_walk(
             Keys {
                 declares: own,
                 owns: None,
+                table: None,
             },
         );
     }
@@ -407,6 +433,7 @@ pub(super) fn fields_walk(
     let keys = Keys {
         declares: quote!(Self::#own_fn(__key)),
         owns: Some(quote!(Self::#owns_fn(__key))),
+        table: None,
     };
     (body, keys)
 }
@@ -417,14 +444,19 @@ pub(super) fn fields_walk(
 pub(super) struct Keys {
     pub declares: TokenStream,
     pub owns: Option<TokenStream>,
+    /// The fields' table (`const FIELDS`, or a struct variant's `const __STITCH_FIELDS_i`),
+    /// for the caller to place in an impl: where the walk is a table.
+    pub table: Option<TokenStream>,
 }
 
 /// One entry of a [`fields_walk`] table: the field `field` read under `name`.
 ///
 /// ```text
+/// _stitch::FieldWalk::of(<T as _stitch::Coerce>::walk, <T as _stitch::Coerce>::FIELD,
+///     "paths", 0, true, false)                                            // most fields
 /// _stitch::FieldWalk { name: "paths", wire: "paths", ordinal: 0,
 ///     walk: Some(<OneOrMany<String> as _stitch::Coerce>::walk), bounds: _stitch::Bounds::NONE,
-///     limits: None, lenient: false, tracked: true, null_absent: false }
+///     limits: None, lenient: false, tracked: true, null_absent: false, required: … }
 /// ```
 fn table_entry(
     field: &Field,
@@ -434,25 +466,42 @@ fn table_entry(
     defaulted: bool,
 ) -> TokenStream {
     let wire = &field.names.wire;
-    let none = quote!(_stitch::core::option::Option::None);
+    let ty = &field.ty;
+    let limits = checked_limits(field);
+    let plain = field.attrs.opaque.is_none()
+        && limits.is_none()
+        && !has_bounds(field)
+        && !field.lenient
+        && name == wire.as_str();
+    if plain {
+        // Through the projections the schema names too, spanned at the type: a type stitch
+        // cannot walk is one error there.
+        let coerce = coerce_of(field);
+        return quote! {
+            _stitch::FieldWalk::of(#coerce::walk, #coerce::FIELD, #name, #ordinal, #tracked, #defaulted)
+        };
+    }
+    let none = quote!(_stitch::None);
     let walk = if field.attrs.opaque.is_some() {
         none.clone()
     } else {
         let coerce = coerce_of(field);
-        quote!(_stitch::core::option::Option::Some(#coerce::walk))
+        quote!(_stitch::Some(#coerce::walk))
     };
     // As `field_walk`: an opaque field is walked without its constraints.
-    let limits = match checked_limits(field) {
-        Some(limits) if field.attrs.opaque.is_none() => {
-            quote!(_stitch::core::option::Option::Some(#limits))
-        }
+    let limits = match limits {
+        Some(limits) if field.attrs.opaque.is_none() => quote!(_stitch::Some(#limits)),
         _ => none,
     };
     let bounds = bounds(field);
     let lenient = field.lenient;
-    let ty = &field.ty;
     let null_absent = if defaulted {
         quote!(_stitch::null_is_absent::<#ty>())
+    } else {
+        quote!(false)
+    };
+    let required = if tracked {
+        quote!(!<#ty as _stitch::Describe>::OPTIONAL)
     } else {
         quote!(false)
     };
@@ -466,6 +515,7 @@ fn table_entry(
         lenient: #lenient,
         tracked: #tracked,
         null_absent: #null_absent,
+        required: #required,
     })
 }
 
@@ -491,8 +541,12 @@ pub(super) fn bounds_checks(fields: &[(&Field, TokenStream)]) -> TokenStream {
         .filter(|(f, _)| f.walked())
         .map(|(field, access)| {
             let coerce = coerce_of(field);
-            let bounds = bounds(field);
             let limits = limits_hold(field, &coerce, access);
+            let bounds = if has_bounds(field) {
+                bounds(field)
+            } else {
+                quote!(_stitch::NONE)
+            };
             quote!(&& #coerce::bounds_hold(#access, #bounds) #limits)
         });
     quote!(true #(#checks)*)

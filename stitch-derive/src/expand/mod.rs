@@ -93,7 +93,7 @@ struct Parts<'a> {
 ///     impl<T> _stitch::Coerce for Args<T> where … { /* body */ }
 ///     impl<T> _stitch::Describe for Args<T> where … { /* describe */ }
 ///     impl<T> _stitch::ToolArgs for Args<T> where … {
-///         const DESCRIPTION: _stitch::core::option::Option<&'static str> = Some("…");
+///         const DESCRIPTION: _stitch::Option<&'static str> = Some("…");
 ///     }
 ///     /* the formats' marker impls: ObjectRoot, StrictRoot, StrictPart (`formats`) */
 /// };
@@ -124,8 +124,8 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
     };
     let ident = cont.ident;
     let description = match schema::described(&cont.attrs.description, &cont.doc) {
-        Some(text) => quote!(_stitch::core::option::Option::Some(#text)),
-        None => quote!(_stitch::core::option::Option::None),
+        Some(text) => quote!(_stitch::Some(#text)),
+        None => quote!(_stitch::None),
     };
     let generics = generics::bounded(cont);
     let marks = formats::marks(cont, &generics, marks);
@@ -161,7 +161,7 @@ fn wrap(cont: &Container, parts: Parts) -> TokenStream {
 
             #[automatically_derived]
             impl #impl_generics _stitch::ToolArgs for #ident #ty_generics #where_clause {
-                const DESCRIPTION: _stitch::core::option::Option<&'static str> = #description;
+                const DESCRIPTION: _stitch::Option<&'static str> = #description;
             }
 
             #marks

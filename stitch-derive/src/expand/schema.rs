@@ -187,9 +187,9 @@ fn text(value: Option<String>) -> TokenStream {
     match value {
         Some(v) => {
             let v = esc(&v);
-            quote!(_stitch::core::option::Option::Some(#v))
+            quote!(_stitch::Some(#v))
         }
-        None => quote!(_stitch::core::option::Option::None),
+        None => quote!(_stitch::None),
     }
 }
 
@@ -234,7 +234,7 @@ fn compact_property(
 ///     ],
 ///     flatten: &[_stitch::Flattened { schema: /* the flattened type's */, optional }],
 ///     deny_unknown_fields: false,
-///     description: _stitch::core::option::Option::Some("…"),
+///     description: _stitch::Some("…"),
 /// })
 /// ```
 ///
@@ -262,7 +262,7 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
             let default = if field.default && !field.default_path && field.attrs.opaque.is_none() {
                 constant(cx, field, "DEFAULT")
             } else {
-                quote!(_stitch::core::option::Option::None)
+                quote!(_stitch::None)
             };
             quote! {
                 _stitch::Property {
@@ -366,10 +366,10 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
                 let (tag, key) = (esc(tag), esc(key));
                 let value = esc(&v.names.wire);
                 let body = if v.style == Style::Unit {
-                    quote!(_stitch::core::option::Option::None)
+                    quote!(_stitch::None)
                 } else {
                     let c = content(cx, v);
-                    quote!(_stitch::core::option::Option::Some(#c))
+                    quote!(_stitch::Some(#c))
                 };
                 quote! {
                     &_stitch::Schema::Adjacent {

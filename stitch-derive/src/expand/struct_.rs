@@ -37,6 +37,7 @@ pub(super) fn named(
         deny_unknown: cont.serde.deny_unknown_fields,
     };
     let (walk, keys) = fields_walk(fields, "", helpers, rules);
+    let table = keys.table;
     let declares = keys.declares;
     let owns = keys.owns.map(|owns| {
         quote! {
@@ -54,6 +55,7 @@ pub(super) fn named(
         #bounds_hold
         #text_list
         const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
+        #table
         #walk_object
         #[inline]
         fn walk_flat(

@@ -234,13 +234,13 @@ fn decide(variants: &[&Variant], all: &[Variant]) -> TokenStream {
             _ => quote!(Self::#ident(..)),
         };
         let index = if v.skip {
-            quote!(_stitch::core::option::Option::None)
+            quote!(_stitch::None)
         } else {
             read += 1;
             let i = read - 1;
-            quote!(_stitch::core::option::Option::Some(#i))
+            quote!(_stitch::Some(#i))
         };
-        quote!(_stitch::core::option::Option::Some(#pattern) => #index,)
+        quote!(_stitch::Some(#pattern) => #index,)
     });
     quote! {
         #[doc(hidden)]
@@ -259,10 +259,10 @@ fn decide(variants: &[&Variant], all: &[Variant]) -> TokenStream {
         }
 
         #[doc(hidden)]
-        fn __stitch_pick(__value: &_stitch::Value) -> _stitch::core::option::Option<usize> {
+        fn __stitch_pick(__value: &_stitch::Value) -> _stitch::Option<usize> {
             match _stitch::deserialized::<Self>(__value) {
                 #(#arms)*
-                _stitch::core::option::Option::None => _stitch::core::option::Option::None,
+                _stitch::None => _stitch::None,
             }
         }
     }
@@ -286,7 +286,7 @@ fn scalar(variants: &[&Variant]) -> TokenStream {
             return None;
         }
         let walk = member_walk(&v.fields[0]);
-        Some(quote!(_stitch::core::option::Option::Some(#i) => #walk,))
+        Some(quote!(_stitch::Some(#i) => #walk,))
     });
     quote! {
         #[doc(hidden)]

@@ -163,6 +163,9 @@ pub struct FieldOf {
     pub optional: bool,
     /// [`Describe::DEFAULT`].
     pub default: Option<&'static str>,
+    /// Whether a defaulted field of this type sent as `null` is left out (R8): the type does
+    /// not read `null` itself (`walk::null_is_absent`).
+    pub null_absent: bool,
 }
 
 /// One property of an [`Object`].

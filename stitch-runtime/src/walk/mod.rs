@@ -26,7 +26,7 @@ mod union;
 mod untagged;
 
 pub use self::cx::Cx;
-pub use self::fields::{walk_fields, FieldWalk, Fields};
+pub use self::fields::{walk_fields, walk_fields_of, FieldWalk, Fields};
 pub use self::flat::{walk_flat_map, Claims};
 pub use self::helpers::{
     drop_absent, null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object,
@@ -132,7 +132,13 @@ pub trait Coerce: DeserializeOwned + Describe {
         schema: <Self as Describe>::SCHEMA,
         optional: <Self as Describe>::OPTIONAL,
         default: <Self as Describe>::DEFAULT,
+        null_absent: null_is_absent::<Self>(),
     };
+
+    /// A struct's named fields, as its `walk_flat` walks them (`walk_fields`); none for
+    /// every other type.
+    #[doc(hidden)]
+    const FIELDS: &'static Fields = &Fields::EMPTY;
 
     /// Whether a lone number or string at a position of this type may break a constraint the
     /// type carries itself (a newtype whose field has `#[stitch(minimum = …)]`, an untagged
