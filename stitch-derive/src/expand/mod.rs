@@ -25,6 +25,7 @@ mod generics;
 mod internally;
 mod schema;
 mod struct_;
+mod table;
 mod untagged;
 
 use proc_macro2::TokenStream;
