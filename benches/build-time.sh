@@ -10,10 +10,18 @@
 # walks stitch marks `#[inline]`) is compiled where it is used, so only the second pair
 # counts the code generation of either side.
 #
+# Wall-clock time on a shared two-core machine moves by a second or more from one build to the
+# next. `--instructions` counts instead what rustc executes building each crate (valgrind's
+# callgrind; the derives run inside rustc, so they are counted too): the same from one run to
+# the next, and a build of 40 structs is enough (each crate takes a minute under valgrind).
+#
 #   benches/build-time.sh [STRUCTS]
+#   benches/build-time.sh --instructions [STRUCTS]   # default 40
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-n="${1:-200}"
+instructions=0
+if [ "${1:-}" = "--instructions" ]; then instructions=1; shift; fi
+if [ "$instructions" = 1 ]; then n="${1:-40}"; else n="${1:-200}"; fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
@@ -84,6 +92,25 @@ build_ms() { # $1 = name; one build of the crate alone, in ms
     echo $(((end - start) / 1000000))
 }
 
+build_instructions() { # $1 = name; rustc's instructions building the crate alone
+    touch "$work/$1/src/lib.rs"
+    local cmd
+    # The command cargo runs for the crate itself (its dependencies are built already).
+    cmd=$(cd "$work/$1" && cargo build -v --offline 2>&1 |
+        sed -n "s/^ *Running \`\(.*rustc --crate-name $1 .*\)\`$/\1/p")
+    touch "$work/$1/src/lib.rs"
+    (cd "$work/$1" && eval "valgrind --tool=callgrind --callgrind-out-file=/dev/null $cmd" 2>&1 |
+        awk '/Collected :/ { print $NF }')
+}
+
+count_ratio() { # $1 = label, $2, $3 = names (baseline, stitch)
+    local a b
+    a=$(build_instructions "$2")
+    b=$(build_instructions "$3")
+    echo "$1: derive(Deserialize) $a, derive(Deserialize, ToolArgs) $b rustc instructions"
+    awk -v a="$b" -v b="$a" 'BEGIN { printf "  build instructions ratio: %.3f× (adds %.1f%%)\n", a / b, (a / b - 1) * 100 }'
+}
+
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 time_pair() { # $1, $2 = names; builds them in turn five times, prints both medians in ms
@@ -104,6 +131,12 @@ make_crate serde_only ""
 make_crate with_stitch ", stitch_runtime::ToolArgs"
 make_crate serde_calls "" 'serde_json::from_value::<%s>(args)'
 make_crate stitch_calls ", stitch_runtime::ToolArgs" '<%s as stitch_runtime::ToolArgs>::from_value(args)'
+if [ "$instructions" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)"; exit 2; }
+    count_ratio "$n structs (+ $n row structs), definitions" serde_only with_stitch
+    count_ratio "$n structs (+ $n row structs), with a call of each" serde_calls stitch_calls
+    exit 0
+fi
 # shellcheck disable=SC2046 # two numbers, split on purpose
 ratio "$n structs (+ $n row structs), definitions" $(time_pair serde_only with_stitch)
 # shellcheck disable=SC2046
