@@ -66,10 +66,23 @@ pub fn is_text_list(text: &str, accepts: impl FnMut(&str) -> bool, bounds: Bound
     let i = skip_ws(b, i + 1);
     match b.get(i) {
         Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' | b'[' | b'{' | b']') => {
-            list_from(text, i, accepts, bounds)
+            // A list ends with its closing bracket (and white space): a text that does not,
+            // such as a list cut short, is answered from its last bytes, before any element
+            // is scanned.
+            closes_with_bracket(b) && list_from(text, i, accepts, bounds)
         }
         _ => false,
     }
+}
+
+/// Whether the last byte of `b` that is not JSON white space is `]`.
+#[inline]
+fn closes_with_bracket(b: &[u8]) -> bool {
+    let mut end = b.len();
+    while end > 0 && matches!(b[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        end -= 1;
+    }
+    end > 0 && b[end - 1] == b']'
 }
 
 /// The rest of [`is_text_list`]: `text[i]` is the first byte after the opening bracket and

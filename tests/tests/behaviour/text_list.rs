@@ -268,6 +268,10 @@ fn spec_table() {
     for no in [
         "[preview].png",
         "[1,2",
+        r#"["a", "b""#,
+        r#"["a", "b"] x"#,
+        r#"["a"] ]"#,
+        "[\"a\"]\u{a0}",
         "plain",
         "123",
         r#"[{"a":1}]"#,
