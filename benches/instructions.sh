@@ -8,6 +8,8 @@
 #   benches/instructions.sh [N]          # the table (release build, default features)
 #   benches/instructions.sh --check [N]  # exit 1 if a ratio is over the targets of BENCHMARKS.md
 #                                        # (from_value 1.25, from_json 1.10)
+#   benches/instructions.sh --array-check [N]  # instead: the array check against the serde
+#                                        # oracle on texts that are not lists (target 20×)
 #   benches/instructions.sh --constraints [N]  # instead: the constrained call of
 #                                        # benches/constraints/schedule.rs, accepted and refused,
 #                                        # stitch against serde_json then validator or garde
@@ -17,6 +19,8 @@ check=0
 constraints=0
 if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 if [ "${1:-}" = "--constraints" ]; then constraints=1; shift; fi
+array_check=0
+if [ "${1:-}" = "--array-check" ]; then array_check=1; shift; fi
 n="${1:-200}"
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)"; exit 2; }
 if [ "$constraints" = 1 ]; then
@@ -58,6 +62,19 @@ if [ "$constraints" = 1 ]; then
             printf '%-19s %-22s %9d %9d %9d %9d %9d %7s %7s\n' "$call" "$label" "${row[@]}" \
                 "$(awk -v s="${row[0]}" -v p="${row[1]}" 'BEGIN { printf "%.2f", s / p }')" \
                 "$(awk -v s="${row[0]}" -v p="${row[2]}" 'BEGIN { printf "%.2f", s / p }')"
+        done
+    done
+    exit 0
+fi
+
+if [ "$array_check" = 1 ]; then
+    printf '%-16s %9s %9s %8s\n' text stitch oracle faster
+    for kind in plain bracketed truncated; do
+        for size in 10B 1KiB 1MiB; do
+            s=$(per_call check_stitch "${kind}_$size")
+            o=$(per_call check_oracle "${kind}_$size")
+            printf '%-16s %9d %9d %7s×\n' "${kind}_$size" "$s" "$o" \
+                "$(awk -v s="$s" -v o="$o" 'BEGIN { printf "%.1f", o / s }')"
         done
     done
     exit 0
