@@ -68,11 +68,13 @@ if [ "$constraints" = 1 ]; then
 fi
 
 if [ "$array_check" = 1 ]; then
+    cargo build --release --locked -q -p stitch-benches --bin instructions_check --manifest-path "$root/Cargo.toml"
+    bin="${CARGO_TARGET_DIR:-$root/target}/release/instructions_check"
     printf '%-16s %9s %9s %8s\n' text stitch oracle faster
     for kind in plain bracketed truncated; do
         for size in 10B 1KiB 1MiB; do
-            s=$(per_call check_stitch "${kind}_$size")
-            o=$(per_call check_oracle "${kind}_$size")
+            s=$(per_call stitch "${kind}_$size")
+            o=$(per_call oracle "${kind}_$size")
             printf '%-16s %9d %9d %7s×\n' "${kind}_$size" "$s" "$o" \
                 "$(awk -v s="$s" -v o="$o" 'BEGIN { printf "%.1f", o / s }')"
         done

@@ -4,9 +4,7 @@
 //! call itself.
 //!
 //! Surfaces: `stitch_from_value` and `serde_from_value` (each including a clone of the
-//! arguments, which `clone` measures alone), `stitch_from_json` and `serde_from_json`; and
-//! `check_stitch` / `check_oracle`, the array check against serde on a text that is not a list
-//! (`plain_10B`, `bracketed_1KiB`, `truncated_1MiB`, …).
+//! arguments, which `clone` measures alone), `stitch_from_json` and `serde_from_json`.
 
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -57,16 +55,6 @@ fn main() -> ExitCode {
         eprintln!("times: not a number: {times}");
         return ExitCode::from(2);
     };
-    if let Some(side) = surface.strip_prefix("check_") {
-        return match array_check(side, call, times) {
-            Some(true) => ExitCode::SUCCESS,
-            Some(false) => ExitCode::FAILURE,
-            None => {
-                eprintln!("no array check {side} {call}");
-                ExitCode::from(2)
-            }
-        };
-    }
     let Some((_, value)) = well_formed().into_iter().find(|(name, _)| name == call) else {
         eprintln!("no well-formed call named {call}");
         return ExitCode::from(2);
@@ -83,37 +71,5 @@ fn main() -> ExitCode {
     } else {
         eprintln!("{surface} {call}: not accepted (or no such surface)");
         ExitCode::FAILURE
-    }
-}
-
-/// The array check (`check_stitch`) or the serde oracle (`check_oracle`) on a text that is
-/// not a list, `times` times: `call` is `plain`, `bracketed` or `truncated` and a size (`10B`,
-/// `1KiB`, `1MiB`), the texts of the `check_no` group of `benches/perf.rs`. `true` when every
-/// answer was "not a list".
-fn array_check(side: &str, call: &str, times: usize) -> Option<bool> {
-    use stitch_runtime::__private::{is_json_string, is_text_list, Bounds};
-    let (kind, size) = call.split_once('_')?;
-    let len = match size {
-        "10B" => 10,
-        "1KiB" => 1 << 10,
-        "1MiB" => 1 << 20,
-        _ => return None,
-    };
-    let sized = |unit: &str, len: usize| unit.repeat(len / unit.len() + 1)[..len].to_owned();
-    let text = match kind {
-        "plain" => sized("img/photo.png ", len),
-        "bracketed" => format!("[preview]{}", sized(".png", len.saturating_sub(9))),
-        "truncated" => format!("[1,2{}", sized(",3", len.saturating_sub(4))),
-        _ => return None,
-    };
-    let text = text.as_str();
-    match side {
-        "stitch" => Some(repeat(times, || {
-            !is_text_list(black_box(text), is_json_string, Bounds::NONE)
-        })),
-        "oracle" => Some(repeat(times, || {
-            serde_json::from_str::<Vec<String>>(black_box(text)).is_err()
-        })),
-        _ => None,
     }
 }

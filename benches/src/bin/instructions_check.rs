@@ -1,0 +1,65 @@
+//! The array check against the serde oracle on a text that is not a list, repeated, for
+//! valgrind's callgrind to count: `instructions_check <stitch|oracle> <text> <times>`.
+//! `benches/instructions.sh --array-check` runs it at two counts and takes the difference.
+//! A binary of its own, apart from `instructions`: code added to that one moves the compiler's
+//! inlining of the corpus calls, and with it their counts.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [side, call, times] = args.as_slice() else {
+        eprintln!("usage: instructions_check <stitch|oracle> <text> <times>");
+        return ExitCode::from(2);
+    };
+    let Ok(times) = times.parse::<usize>() else {
+        eprintln!("times: not a number: {times}");
+        return ExitCode::from(2);
+    };
+    match array_check(side, call, times) {
+        Some(true) => ExitCode::SUCCESS,
+        Some(false) => ExitCode::FAILURE,
+        None => {
+            eprintln!("no array check {side} {call}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `call` `times` times, stopping at the first that fails.
+fn repeat(times: usize, mut call: impl FnMut() -> bool) -> bool {
+    (0..times).all(|_| call())
+}
+
+/// The array check (`stitch`) or the serde oracle (`oracle`) on a text that is
+/// not a list, `times` times: `call` is `plain`, `bracketed` or `truncated` and a size (`10B`,
+/// `1KiB`, `1MiB`), the texts of the `check_no` group of `benches/perf.rs`. `true` when every
+/// answer was "not a list".
+fn array_check(side: &str, call: &str, times: usize) -> Option<bool> {
+    use stitch_runtime::__private::{is_json_string, is_text_list, Bounds};
+    let (kind, size) = call.split_once('_')?;
+    let len = match size {
+        "10B" => 10,
+        "1KiB" => 1 << 10,
+        "1MiB" => 1 << 20,
+        _ => return None,
+    };
+    let sized = |unit: &str, len: usize| unit.repeat(len / unit.len() + 1)[..len].to_owned();
+    let text = match kind {
+        "plain" => sized("img/photo.png ", len),
+        "bracketed" => format!("[preview]{}", sized(".png", len.saturating_sub(9))),
+        "truncated" => format!("[1,2{}", sized(",3", len.saturating_sub(4))),
+        _ => return None,
+    };
+    let text = text.as_str();
+    match side {
+        "stitch" => Some(repeat(times, || {
+            !is_text_list(black_box(text), is_json_string, Bounds::NONE)
+        })),
+        "oracle" => Some(repeat(times, || {
+            serde_json::from_str::<Vec<String>>(black_box(text)).is_err()
+        })),
+        _ => None,
+    }
+}
