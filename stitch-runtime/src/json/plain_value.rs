@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
-use crate::json::text_list::{is_text_list, skip_ws};
+use crate::json::text_list::{is_text_list, skip_ws, skip_ws_back};
 use crate::schema::{core, Property, Schema};
 
 /// [`plain_args`] knowing nothing of the type: every list looked into.
@@ -269,10 +269,7 @@ fn maybe_json(s: &str) -> bool {
 fn trim_json_space(s: &str) -> &str {
     let b = s.as_bytes();
     let start = skip_ws(b, 0);
-    let mut end = b.len();
-    while end > start && matches!(b[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
-        end -= 1;
-    }
+    let end = skip_ws_back(b, start, b.len());
     // Both ends are next to ASCII bytes (or the string's ends): char boundaries.
     s.get(start..end).unwrap_or("")
 }

@@ -78,10 +78,7 @@ pub fn is_text_list(text: &str, accepts: impl FnMut(&str) -> bool, bounds: Bound
 /// Whether the last byte of `b` that is not JSON white space is `]`.
 #[inline]
 fn closes_with_bracket(b: &[u8]) -> bool {
-    let mut end = b.len();
-    while end > 0 && matches!(b[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
-        end -= 1;
-    }
+    let end = skip_ws_back(b, 0, b.len());
     end > 0 && b[end - 1] == b']'
 }
 
@@ -171,6 +168,16 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
         i += 1;
     }
     i
+}
+
+/// The end of `b[..end]` without the JSON whitespace that ends it, going back no further than
+/// `start`: [`skip_ws`] from the other side.
+#[inline]
+pub(crate) fn skip_ws_back(b: &[u8], start: usize, mut end: usize) -> usize {
+    while end > start && matches!(b[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        end -= 1;
+    }
+    end
 }
 
 /// Finds the end of the JSON value starting at `b[i]` (whitespace already skipped) that is an
