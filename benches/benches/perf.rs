@@ -304,24 +304,11 @@ fn fast(text: &str) -> bool {
     is_text_list(text, is_json_string, Bounds::NONE)
 }
 
-/// `len` bytes of `unit` repeated.
-fn sized(unit: &str, len: usize) -> String {
-    unit.repeat(len / unit.len() + 1)[..len].to_owned()
-}
-
 fn check_no(c: &mut Criterion) {
     let mut g = group(c, "check_no");
-    for (size, len) in [("10B", 10), ("1KiB", 1 << 10), ("1MiB", 1 << 20)] {
+    for (size, len) in stitch_benches::CHECK_SIZES {
         g.throughput(Throughput::Bytes(len as u64));
-        let plain = sized("img/photo.png ", len);
-        let bracketed = format!("[preview]{}", sized(".png", len.saturating_sub(9)));
-        // A truncated list: valid items all the way, then no closing bracket.
-        let truncated = format!("[1,2{}", sized(",3", len.saturating_sub(4)));
-        for (kind, text) in [
-            ("plain", &plain),
-            ("bracketed", &bracketed),
-            ("truncated", &truncated),
-        ] {
+        for (kind, text) in &stitch_benches::not_lists(len) {
             assert!(!fast(text) && !oracle(text));
             g.bench_function(BenchmarkId::new(format!("stitch/{kind}"), size), |b| {
                 b.iter(|| fast(black_box(text)))

@@ -21,6 +21,32 @@ pub struct Tags {
     pub tags: Vec<String>,
 }
 
+/// The sizes the array check is measured at, with their names.
+pub const CHECK_SIZES: [(&str, usize); 3] = [("10B", 10), ("1KiB", 1 << 10), ("1MiB", 1 << 20)];
+
+/// The texts of `len` bytes that are not lists, by kind, on which the array check is measured
+/// against the serde oracle (`check_no` in `benches/perf.rs`, and `instructions_check`): plain
+/// text, a bracketed name, and a list cut short (valid items all the way, then no closing
+/// bracket).
+pub fn not_lists(len: usize) -> [(&'static str, String); 3] {
+    [
+        ("plain", sized("img/photo.png ", len)),
+        (
+            "bracketed",
+            format!("[preview]{}", sized(".png", len.saturating_sub(9))),
+        ),
+        (
+            "truncated",
+            format!("[1,2{}", sized(",3", len.saturating_sub(4))),
+        ),
+    ]
+}
+
+/// `len` bytes of `unit` repeated.
+pub fn sized(unit: &str, len: usize) -> String {
+    unit.repeat(len / unit.len() + 1)[..len].to_owned()
+}
+
 /// `{key: value}`, built without copying `value` (unlike `json!`, which serializes it).
 pub fn args(key: &str, value: Value) -> Value {
     let mut map = Map::new();

@@ -39,19 +39,13 @@ fn repeat(times: usize, mut call: impl FnMut() -> bool) -> bool {
 fn array_check(side: &str, call: &str, times: usize) -> Option<bool> {
     use stitch_runtime::__private::{is_json_string, is_text_list, Bounds};
     let (kind, size) = call.split_once('_')?;
-    let len = match size {
-        "10B" => 10,
-        "1KiB" => 1 << 10,
-        "1MiB" => 1 << 20,
-        _ => return None,
-    };
-    let sized = |unit: &str, len: usize| unit.repeat(len / unit.len() + 1)[..len].to_owned();
-    let text = match kind {
-        "plain" => sized("img/photo.png ", len),
-        "bracketed" => format!("[preview]{}", sized(".png", len.saturating_sub(9))),
-        "truncated" => format!("[1,2{}", sized(",3", len.saturating_sub(4))),
-        _ => return None,
-    };
+    let len = stitch_benches::CHECK_SIZES
+        .iter()
+        .find(|(name, _)| *name == size)?
+        .1;
+    let (_, text) = stitch_benches::not_lists(len)
+        .into_iter()
+        .find(|(name, _)| *name == kind)?;
     let text = text.as_str();
     match side {
         "stitch" => Some(repeat(times, || {
