@@ -10,6 +10,8 @@
 #                                        # (from_value 1.25, from_json 1.10)
 #   benches/instructions.sh --array-check [N]  # instead: the array check against the serde
 #                                        # oracle on texts that are not lists (target 20×)
+#   benches/instructions.sh --malformed [N]  # instead: stitch alone on the corpus's malformed
+#                                        # calls (refused, repaired), to follow from change to change
 #   benches/instructions.sh --constraints [N]  # instead: the constrained call of
 #                                        # benches/constraints/schedule.rs, accepted and refused,
 #                                        # stitch against serde_json then validator or garde
@@ -21,6 +23,8 @@ if [ "${1:-}" = "--check" ]; then check=1; shift; fi
 if [ "${1:-}" = "--constraints" ]; then constraints=1; shift; fi
 array_check=0
 if [ "${1:-}" = "--array-check" ]; then array_check=1; shift; fi
+malformed=0
+if [ "${1:-}" = "--malformed" ]; then malformed=1; shift; fi
 n="${1:-200}"
 command -v valgrind >/dev/null || { echo "valgrind is needed (apt-get install valgrind)"; exit 2; }
 if [ "$constraints" = 1 ]; then
@@ -77,6 +81,22 @@ if [ "$array_check" = 1 ]; then
             o=$(per_call oracle "${kind}_$size")
             printf '%-16s %9d %9d %7s×\n' "${kind}_$size" "$s" "$o" \
                 "$(awk -v s="$s" -v o="$o" 'BEGIN { printf "%.1f", o / s }')"
+        done
+    done
+    exit 0
+fi
+
+if [ "$malformed" = 1 ]; then
+    cargo build --release --locked -q -p stitch-benches --bin instructions_malformed --manifest-path "$root/Cargo.toml"
+    bin="${CARGO_TARGET_DIR:-$root/target}/release/instructions_malformed"
+    printf '%-19s %-22s %9s  %s\n' call surface stitch answer
+    for call in view_file_text_list search_repair edit_50_text_lists action_repair; do
+        clone=$(per_call clone "$call")
+        for surface in from_value from_json; do
+            s=$(per_call "stitch_$surface" "$call")
+            label=$surface
+            if [ "$surface" = from_value ]; then s=$((s - clone)); label="from_value (less clone)"; fi
+            printf '%-19s %-22s %9d  %s\n' "$call" "$label" "$s" "$("$bin" "stitch_$surface" "$call" 1)"
         done
     done
     exit 0
