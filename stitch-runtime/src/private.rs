@@ -21,8 +21,8 @@ pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::walk::{
     deserialized, drop_absent, null_is_absent, union_string, untagged, untyped_entries,
-    walk_fields, walk_fields_of, walk_leaf, walk_object, Claims, Coerce, Cx, FieldWalk, Fields,
-    Kind, Member, Shape,
+    walk_fields, walk_leaf, walk_object, Claims, Coerce, Cx, FieldType, FieldWalk, Fields, Kind,
+    Member, Shape,
 };
 pub use crate::ToolArgs;
 pub use core;
@@ -38,29 +38,6 @@ pub use std::sync::OnceLock;
 /// to one error per field.
 pub const fn schema_of<T: Coerce>() -> &'static Schema {
     T::SCHEMA
-}
-
-/// The property `name` of a field whose type's constants are `of`: required unless serde has
-/// a default for it (`serde_default`) or accepts it missing (`Option`); `type_default` lists
-/// the type's default; an empty `description` is none.
-pub const fn property(
-    of: FieldOf,
-    name: &'static str,
-    serde_default: bool,
-    type_default: bool,
-    description: &'static str,
-) -> Property {
-    Property {
-        name,
-        schema: of.schema,
-        required: !serde_default && !of.optional,
-        description: if description.is_empty() {
-            None
-        } else {
-            Some(description)
-        },
-        default: if type_default { of.default } else { None },
-    }
 }
 
 /// No item bounds: `Bounds::NONE` in fewer tokens, for the derive's `bounds_hold`.

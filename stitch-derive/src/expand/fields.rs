@@ -322,28 +322,32 @@ pub(super) fn fields_walk(
         } else {
             quote!(_stitch::None)
         };
-        // The table is an associated constant (`Coerce::FIELDS` of a struct, one of the
-        // helpers' for a struct variant): evaluated where the type is walked, where a `const`
-        // item in the function would be evaluated in every build of the defining crate.
-        // Read through a generic function of the runtime, so that no constant stands in the
-        // generated body for the defining crate's lints to evaluate.
-        let (name, body) = if suffix.is_empty() {
+        // The table is an associated constant (`Coerce::FIELDS` of a struct, read by the
+        // trait's default `walk_flat` and `declares_key`, which the struct then does not
+        // write; one of the helpers' for a struct variant): evaluated where the type is
+        // walked, where a `const` item in the function would be evaluated in every build of
+        // the defining crate.
+        let table = quote!(&_stitch::Fields {
+            names: &[#(#entries),*],
+            deny: #deny,
+        });
+        let (body, table) = if suffix.is_empty() {
             (
-                format_ident!("FIELDS"),
-                quote!(_stitch::walk_fields_of::<Self>(__map, __cx, __at, __owned);),
+                quote!(),
+                quote! {
+                    #[doc(hidden)]
+                    const FIELDS: _stitch::Option<&'static _stitch::Fields> = _stitch::Some(#table);
+                },
             )
         } else {
             let name = format_ident!("__STITCH_FIELDS{}", suffix);
-            let body = quote!(_stitch::walk_fields(__map, __cx, __at, __owned, Self::#name););
-            (name, body)
-        };
-        let table = quote! {
-            #[doc(hidden)]
-            const #name: &'static _stitch::Fields = &_stitch::Fields {
-                names: &[#(#entries),*],
-                tracked: &[#(#required_names),*],
-                deny: #deny,
-            };
+            (
+                quote!(_stitch::walk_fields(__map, __cx, __at, __owned, Self::#name);),
+                quote! {
+                    #[doc(hidden)]
+                    const #name: &'static _stitch::Fields = #table;
+                },
+            )
         };
         return (
             body,

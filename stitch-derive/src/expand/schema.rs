@@ -193,34 +193,33 @@ fn text(value: Option<String>) -> TokenStream {
     }
 }
 
-/// The property of a plain field (not opaque, no item bounds, not naming the container) as
-/// one call of `property::<T>`, which reads the type's constants itself: a quarter of the
-/// code of the struct literal, for the compiler to check in every user's build.
+/// The property of a plain field (not opaque, no item bounds or constraints, not naming the
+/// container), which reads the type's constants from the one projection the walk's table
+/// names too, spanned at the type: a type stitch cannot walk is one error there.
+///
+/// ```text
+/// _stitch::Property(<Vec<String> as _stitch::Coerce>::FIELD, "paths", flags, "description")
+/// ```
 fn compact_property(
     cx: &Ctx,
     field: &Field,
     name: &str,
-    description: Option<&str>,
+    flags: u8,
+    description: &str,
 ) -> Option<TokenStream> {
-    // `property` reads an empty description as none, so an explicit `description = ""` (which
-    // the schema states as `"description":""`) keeps the long form too.
     if field.attrs.opaque.is_some()
         || field.attrs.min_items.is_some()
         || field.attrs.max_items.is_some()
         || field.attrs.limits.any()
         || (cx.recursive && field.recursive)
-        || description == Some("")
     {
         return None;
     }
     let ty = &field.ty;
     let span = syn::spanned::Spanned::span(ty);
-    let serde_default = field.default || cx.cont.serde.default;
-    let type_default = field.default && !field.default_path;
-    let description = esc(description.unwrap_or(""));
-    let f = syn::Ident::new("property", span);
+    let field = syn::Ident::new("FIELD", span);
     Some(quote_spanned!(span=>
-        _stitch::#f(<#ty as _stitch::Coerce>::FIELD, #name, #serde_default, #type_default, #description)
+        _stitch::Property(<#ty as _stitch::Coerce>::#field, #name, #flags, #description)
     ))
 }
 
@@ -229,8 +228,9 @@ fn compact_property(
 /// ```text
 /// &_stitch::Schema::Object(&_stitch::Object {
 ///     properties: &[
-///         _stitch::property(<Vec<String> as _stitch::Coerce>::FIELD, "paths", serde_default, type_default, "description"),
-///         _stitch::Property { name, schema, required, description, default },  // the long form
+///         _stitch::Property(<Vec<String> as _stitch::Coerce>::FIELD, "paths", flags, "description"),
+///         _stitch::Property(&_stitch::FieldOf { schema, optional, default },
+///             "ids", flags, "")                               // opaque, bounded, limited, recursive
 ///     ],
 ///     flatten: &[_stitch::Flattened { schema: /* the flattened type's */, optional }],
 ///     deny_unknown_fields: false,
@@ -238,6 +238,8 @@ fn compact_property(
 /// })
 /// ```
 ///
+/// The flags are `Property::SERDE_DEFAULT` (1: serde defaults the field, so it is not
+/// required), `TYPE_DEFAULT` (2: the schema lists the type's default) and `DESCRIBED` (4).
 /// Skipped fields are not in it. A field is required unless serde defaults it (`default`
 /// on it or on the container) or its type may be missing (`Option<T>`: `OPTIONAL`).
 fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
@@ -248,30 +250,37 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
         .map(|field| {
             let name = esc(&field.names.wire);
             let description = described(&field.attrs.description, &field.doc);
-            if let Some(compact) = compact_property(cx, field, &name, description.as_deref()) {
+            let serde_default = field.default || container_default;
+            let type_default = field.default && !field.default_path && field.attrs.opaque.is_none();
+            let flags = u8::from(serde_default)
+                | u8::from(type_default) << 1
+                | u8::from(description.is_some()) << 2;
+            let description = esc(description.as_deref().unwrap_or(""));
+            if let Some(compact) = compact_property(cx, field, &name, flags, &description) {
                 return compact;
             }
             let schema = field_schema(cx, field);
-            let required = if field.default || container_default {
+            let optional = if serde_default {
                 quote!(false)
             } else {
-                let optional = optional_of(cx, field);
-                quote!(!#optional)
+                optional_of(cx, field)
             };
-            let description = text(description);
-            let default = if field.default && !field.default_path && field.attrs.opaque.is_none() {
+            let default = if type_default {
                 constant(cx, field, "DEFAULT")
             } else {
                 quote!(_stitch::None)
             };
             quote! {
-                _stitch::Property {
-                    name: #name,
-                    schema: #schema,
-                    required: #required,
-                    description: #description,
-                    default: #default,
-                }
+                _stitch::Property(
+                    &_stitch::FieldOf {
+                        schema: #schema,
+                        optional: #optional,
+                        default: #default,
+                    },
+                    #name,
+                    #flags,
+                    #description,
+                )
             }
         });
     let flattened = fields.iter().filter(|f| !f.skip && f.flatten).map(|field| {

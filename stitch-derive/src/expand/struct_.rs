@@ -19,6 +19,8 @@ use crate::ast::{Container, Field};
 /// fn walk(__value, __cx, __at, _) {
 ///     _stitch::walk_object::<Self>(__value, __cx, __at)   // R1 for a string, then walk_flat
 /// }
+/// const FIELDS: _stitch::Option<&'static _stitch::Fields> = _stitch::Some(&_stitch::Fields { … });
+/// // or, with flattened fields or type parameters, in place of the table:
 /// fn walk_flat(__map, __cx, __at, __owned) { /* fields::fields_walk */ }
 /// fn declares_key(__key: &str) -> bool { _stitch::core::matches!(__key, "paths" | …) }
 /// // with flattened fields, also `owns_key` (a flattened map reads every key)
@@ -51,26 +53,34 @@ pub(super) fn named(
     // A struct is no array member: R3 never refuses at it (its fields decide for themselves).
     let text_list = no_text_list();
     let walk_object = walk_fn(quote!(_stitch::walk_object::<Self>(__value, __cx, __at)));
+    // A table (`FIELDS`) is walked and its keys declared by the trait's default methods.
+    let flat = if table.is_some() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn walk_flat(
+                __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+                __cx: &mut _stitch::Cx,
+                __at: &_stitch::Path<'_>,
+                __owned: &_stitch::Claims<'_>,
+            ) {
+                let _ = __owned;
+                #walk
+            }
+            #[inline]
+            fn declares_key(__key: &str) -> bool {
+                #declares
+            }
+        }
+    };
     quote! {
         #bounds_hold
         #text_list
         const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
         #table
         #walk_object
-        #[inline]
-        fn walk_flat(
-            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
-            __cx: &mut _stitch::Cx,
-            __at: &_stitch::Path<'_>,
-            __owned: &_stitch::Claims<'_>,
-        ) {
-            let _ = __owned;
-            #walk
-        }
-        #[inline]
-        fn declares_key(__key: &str) -> bool {
-            #declares
-        }
+        #flat
         #owns
     }
 }

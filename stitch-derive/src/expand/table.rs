@@ -10,12 +10,12 @@ use crate::ast::Field;
 /// One entry of a [`fields_walk`](super::fields::fields_walk) table: the field `field` read under `name`.
 ///
 /// ```text
-/// _stitch::FieldWalk::of(<T as _stitch::Coerce>::walk, <T as _stitch::Coerce>::FIELD,
-///     "paths", 0, true, false)                                            // most fields
-/// _stitch::FieldWalk { name: "paths", wire: "paths", ordinal: 0,
-///     walk: Some(<OneOrMany<String> as _stitch::Coerce>::walk), bounds: _stitch::Bounds::NONE,
-///     limits: None, lenient: false, tracked: true, null_absent: false, required: … }
+/// _stitch::FieldWalk(<T as _stitch::Coerce>::FIELD_TYPE, "paths", 0, 1)   // most fields
+/// _stitch::FieldWalk(&_stitch::FieldType { walk: _stitch::Some(<T as _stitch::Coerce>::walk),
+///     bounds, limits, lenient, null_absent, optional, wire }, "paths", 0, 1)  // the others
 /// ```
+///
+/// The flags are `FieldWalk::TRACKED` (1) and `FieldWalk::DEFAULTED` (2).
 pub(super) fn entry(
     field: &Field,
     name: &str,
@@ -25,6 +25,7 @@ pub(super) fn entry(
 ) -> TokenStream {
     let wire = &field.names.wire;
     let ty = &field.ty;
+    let flags = u8::from(tracked) | u8::from(defaulted) << 1;
     let limits = checked_limits(field);
     let plain = field.attrs.opaque.is_none()
         && limits.is_none()
@@ -32,12 +33,10 @@ pub(super) fn entry(
         && !field.lenient
         && name == wire.as_str();
     if plain {
-        // Through the projections the schema names too, spanned at the type: a type stitch
+        // Through the projection the schema names too, spanned at the type: a type stitch
         // cannot walk is one error there.
         let coerce = coerce_of(field);
-        return quote! {
-            _stitch::FieldWalk::of(#coerce::walk, #coerce::FIELD, #name, #ordinal, #tracked, #defaulted)
-        };
+        return quote!(_stitch::FieldWalk(#coerce::FIELD_TYPE, #name, #ordinal, #flags));
     }
     let none = quote!(_stitch::None);
     let walk = if field.attrs.opaque.is_some() {
@@ -49,30 +48,38 @@ pub(super) fn entry(
     // As `field_walk`: an opaque field is walked without its constraints.
     let limits = match limits {
         Some(limits) if field.attrs.opaque.is_none() => quote!(_stitch::Some(#limits)),
-        _ => none,
+        _ => none.clone(),
     };
     let bounds = bounds(field);
     let lenient = field.lenient;
+    // Read only with the flag that needs it (an opaque field has neither).
     let null_absent = if defaulted {
         quote!(_stitch::null_is_absent::<#ty>())
     } else {
         quote!(false)
     };
-    let required = if tracked {
-        quote!(!<#ty as _stitch::Describe>::OPTIONAL)
+    let optional = if tracked {
+        quote!(<#ty as _stitch::Describe>::OPTIONAL)
     } else {
         quote!(false)
     };
-    quote!(_stitch::FieldWalk {
-        name: #name,
-        wire: #wire,
-        ordinal: #ordinal,
-        walk: #walk,
-        bounds: #bounds,
-        limits: #limits,
-        lenient: #lenient,
-        tracked: #tracked,
-        null_absent: #null_absent,
-        required: #required,
-    })
+    let wire = if name == wire.as_str() {
+        none
+    } else {
+        quote!(_stitch::Some(#wire))
+    };
+    quote!(_stitch::FieldWalk(
+        &_stitch::FieldType {
+            walk: #walk,
+            bounds: #bounds,
+            limits: #limits,
+            lenient: #lenient,
+            null_absent: #null_absent,
+            optional: #optional,
+            wire: #wire,
+        },
+        #name,
+        #ordinal,
+        #flags,
+    ))
 }

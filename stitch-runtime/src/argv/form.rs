@@ -304,13 +304,13 @@ fn limits_of(mut schema: &'static Schema) -> Option<&'static Limits> {
 fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
     for property in object.properties {
         fields.push(Field {
-            wire: unescape(property.name),
-            form: form_of(&Node::of(property.schema)),
-            required: property.required && !optional,
-            description: described(property.schema, property.description.map(unescape)),
-            choices: choices(&Node::of(property.schema)),
-            default: property.default.map(str::to_owned),
-            limits: limits_of(property.schema),
+            wire: unescape(property.name()),
+            form: form_of(&Node::of(property.schema())),
+            required: property.required() && !optional,
+            description: described(property.schema(), property.description().map(unescape)),
+            choices: choices(&Node::of(property.schema())),
+            default: property.default().map(str::to_owned),
+            limits: limits_of(property.schema()),
             order: 0,
         });
     }

@@ -81,10 +81,10 @@ impl Root {
         let mut string_items = 0u64;
         let mut i = 0;
         while i < properties.len() {
-            if has_escape(properties[i].name) {
+            if has_escape(properties[i].name()) {
                 return Root::BLIND;
             }
-            if i < 64 && items_take_any_string(properties[i].schema) {
+            if i < 64 && items_take_any_string(properties[i].schema()) {
                 string_items |= 1 << i;
             }
             i += 1;
@@ -104,7 +104,7 @@ impl Root {
         let mut bits = self.string_items;
         while bits != 0 {
             let i = bits.trailing_zeros() as usize;
-            if self.properties[i].name == key {
+            if self.properties[i].name() == key {
                 return true;
             }
             bits &= bits - 1;
@@ -315,7 +315,7 @@ fn is_json_number(b: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{plain_args, plain_value, Root};
-    use crate::schema::{Describe, Flattened, Object, Property, Schema};
+    use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
     use crate::OneOrMany;
     use serde_json::{json, Value};
 
@@ -327,13 +327,12 @@ mod tests {
     /// and `label: String`.
     fn typed_root(flatten: &'static [Flattened], escaped: bool) -> Root {
         fn property(name: &'static str, schema: &'static Schema) -> Property {
-            Property {
-                name,
+            let of = FieldOf {
                 schema,
-                required: true,
-                description: None,
+                optional: false,
                 default: None,
-            }
+            };
+            Property(Box::leak(Box::new(of)), name, 0, "")
         }
         let properties = vec![
             property("paths", <OneOrMany<String> as Describe>::SCHEMA),

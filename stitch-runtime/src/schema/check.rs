@@ -152,7 +152,7 @@ const fn find_in(object: &Object, field: &'static str) -> Option<(&'static str, 
     let mut i = 0;
     while i < object.properties.len() {
         let p = &object.properties[i];
-        if let Some(found) = find(p.schema, p.name) {
+        if let Some(found) = find(p.schema(), p.name()) {
             return Some(found);
         }
         i += 1;
@@ -336,8 +336,8 @@ const fn object_unwritable(
     let mut i = 0;
     while i < object.properties.len() {
         let p = &object.properties[i];
-        if required && p.required {
-            if let Some(found) = unwritable(p.schema, p.name, provider, 0) {
+        if required && p.required() {
+            if let Some(found) = unwritable(p.schema(), p.name(), provider, 0) {
                 return Some(found);
             }
         }
@@ -519,11 +519,11 @@ const fn objects_same(a: &Object, b: &Object) -> bool {
     let mut i = 0;
     while i < a.properties.len() {
         let (p, q) = (&a.properties[i], &b.properties[i]);
-        if !str_eq(p.name, q.name)
-            || p.required != q.required
-            || !opt_str_eq(p.description, q.description)
-            || !opt_str_eq(p.default, q.default)
-            || !same(p.schema, q.schema)
+        if !str_eq(p.name(), q.name())
+            || p.required() != q.required()
+            || !opt_str_eq(p.description(), q.description())
+            || !opt_str_eq(p.default(), q.default())
+            || !same(p.schema(), q.schema())
         {
             return false;
         }

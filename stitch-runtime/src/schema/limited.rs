@@ -75,7 +75,7 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
         Schema::Object(object) => {
             let mut i = 0;
             while i < object.properties.len() {
-                if walk_first(object.properties[i].schema) {
+                if walk_first(object.properties[i].schema()) {
                     return true;
                 }
                 i += 1;
@@ -119,7 +119,7 @@ pub(crate) const fn buffers_take_any_string(schema: &Schema) -> bool {
             }
             let mut i = 0;
             while i < object.properties.len() {
-                if !buffers_take_any_string(object.properties[i].schema) {
+                if !buffers_take_any_string(object.properties[i].schema()) {
                     return false;
                 }
                 i += 1;
@@ -166,7 +166,7 @@ const fn body_takes_any_string(body: &Schema) -> bool {
             }
             let mut i = 0;
             while i < object.properties.len() {
-                if !takes_any_string(object.properties[i].schema) {
+                if !takes_any_string(object.properties[i].schema()) {
                     return false;
                 }
                 i += 1;
@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn the_walk_goes_first_where_a_string_is_judged() {
-        use crate::schema::{Flattened, Object, Property};
+        use crate::schema::{FieldOf, Flattened, Object, Property};
         assert!(!walk_first(
             <Vec<Option<OneOrMany<String>>> as Describe>::SCHEMA
         ));
@@ -250,12 +250,13 @@ mod tests {
             };
             Box::leak(Box::new(Schema::Object(Box::leak(Box::new(object)))))
         };
-        let property = |schema| Property {
-            name: "a",
-            schema,
-            required: true,
-            description: None,
-            default: None,
+        let property = |schema| {
+            let of = FieldOf {
+                schema,
+                optional: false,
+                default: None,
+            };
+            Property(Box::leak(Box::new(of)), "a", 0, "")
         };
         let deep = || vec![property(<OneOrMany<String> as Describe>::SCHEMA)];
         assert!(!walk_first(object(deep(), vec![])));

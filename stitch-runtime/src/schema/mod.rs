@@ -151,9 +151,10 @@ pub struct Object {
     pub description: Option<&'static str>,
 }
 
-/// A field type's schema constants together ([`Describe`]'s three), as the derive's compact
-/// property reads them through the walk's own trait (`<T as Coerce>::FIELD`): a type stitch
-/// cannot walk is then one error at the field, not one for the walk and one for the schema.
+/// A field type's schema constants together ([`Describe`]'s three), as a [`Property`] reads
+/// them: through the walk's own trait (`<T as Coerce>::FIELD`) for most fields, so that a type
+/// stitch cannot walk is one error at the field, not one for the walk and one for the schema;
+/// a literal of the derive's for a field whose schema it writes itself.
 #[derive(Clone, Copy, Debug)]
 #[doc(hidden)]
 pub struct FieldOf {
@@ -163,24 +164,65 @@ pub struct FieldOf {
     pub optional: bool,
     /// [`Describe::DEFAULT`].
     pub default: Option<&'static str>,
-    /// Whether a defaulted field of this type sent as `null` is left out (R8): the type does
-    /// not read `null` itself (`walk::null_is_absent`).
-    pub null_absent: bool,
 }
 
-/// One property of an [`Object`].
+/// One property of an [`Object`]: `Property(type, name, flags, description)`, where `type`
+/// holds the field type's schema constants (`<T as Coerce>::FIELD`, or the derive's own for a
+/// field with attributes) and `flags` are [`Property::SERDE_DEFAULT`],
+/// [`Property::TYPE_DEFAULT`] and [`Property::DESCRIBED`]. Read through its methods.
+///
+/// A tuple struct of references and integers, built in place rather than by a `const fn`:
+/// checking a constant's temporaries costs the compiler a trait query for each value of a
+/// type with fields that a call returns, in every build of the crate that defines the tool
+/// (issue #20; `BENCHMARKS.md`).
 #[derive(Debug)]
-pub struct Property {
+pub struct Property(
+    pub &'static FieldOf,
+    pub &'static str,
+    pub u8,
+    pub &'static str,
+);
+
+impl Property {
+    /// serde has a default for the field (`#[serde(default)]` on it or on the struct).
+    pub const SERDE_DEFAULT: u8 = 1;
+    /// The schema lists the type's default (`FieldOf::default`).
+    pub const TYPE_DEFAULT: u8 = 2;
+    /// The field has a description (the fourth member, which may be empty).
+    pub const DESCRIBED: u8 = 4;
+
     /// The wire name.
-    pub name: &'static str,
+    pub const fn name(&self) -> &'static str {
+        self.1
+    }
+
     /// The field type's schema.
-    pub schema: &'static Schema,
+    pub const fn schema(&self) -> &'static Schema {
+        self.0.schema
+    }
+
     /// serde requires it (no `Option`, no `default`).
-    pub required: bool,
+    pub const fn required(&self) -> bool {
+        self.2 & Self::SERDE_DEFAULT == 0 && !self.0.optional
+    }
+
     /// The field's doc comment or `#[stitch(description = "…")]`.
-    pub description: Option<&'static str>,
+    pub const fn description(&self) -> Option<&'static str> {
+        if self.2 & Self::DESCRIBED != 0 {
+            Some(self.3)
+        } else {
+            None
+        }
+    }
+
     /// The default value as JSON text, where the derive can see it.
-    pub default: Option<&'static str>,
+    pub const fn default(&self) -> Option<&'static str> {
+        if self.2 & Self::TYPE_DEFAULT != 0 {
+            self.0.default
+        } else {
+            None
+        }
+    }
 }
 
 /// A `#[serde(flatten)]` field.

@@ -1,35 +1,29 @@
 //! The walk of a struct's named fields from a table ([`Fields`]): what the derive writes for a
 //! struct (or struct variant) with no flattened field and no type parameter, in place of a
 //! `match` over the keys. The table is an associated constant (`Coerce::FIELDS`, or a struct
-//! variant's in the derive's helpers) of each field's names and constants and a pointer to its
-//! type's walk; the loop is compiled here once. A generated `match` was most of what the
-//! compiler spent on the derive's output (issue #20; `BENCHMARKS.md`), and the loop costs a
-//! walked call an indirect call per field. An associated constant, named from a generic
-//! function ([`walk_fields_of`]), is evaluated only where the type is walked: a `const` item in
-//! the generated body was evaluated in every build of the crate that defines the type, by the
-//! compiler's lints.
+//! variant's in the derive's helpers) of each field's names and a reference to what its type
+//! says ([`FieldType`]); the loop is compiled here once. A generated `match` was most of what
+//! the compiler spent on the derive's output (issue #20; `BENCHMARKS.md`), and the loop costs a
+//! walked call an indirect call per field. The table is read by `Coerce`'s default
+//! `walk_flat` and `declares_key`, generic methods compiled only where the type is walked: a
+//! `const` item in a generated body was evaluated in every build of the crate that defines
+//! the type, by the compiler's lints.
 
 use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
 use crate::limits::Limits;
 use crate::path::Path;
-use crate::schema::FieldOf;
-use crate::walk::{drop_absent_by, Claims, Coerce, Cx};
+use crate::walk::{drop_absent_by, Claims, Cx};
 
 /// A field's walk: `<T as Coerce>::walk`.
 pub type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
 
-/// One name a field is read under (its wire name, or one of its aliases: each has an entry,
-/// so an issue names the key actually sent).
+/// What an entry of a [`Fields`] table reads of its field: `<T as Coerce>::FIELD_TYPE`, the
+/// type's own, for most fields; a literal of the derive's for a field with attributes (opaque,
+/// item bounds, constraints, leniency) or an alias.
 #[derive(Debug)]
-pub struct FieldWalk {
-    /// The key.
-    pub name: &'static str,
-    /// The field's wire name (a key sent twice is refused by it, as serde does).
-    pub wire: &'static str,
-    /// The field's place among the struct's fields (paths sort by it).
-    pub ordinal: u32,
+pub struct FieldType {
     /// The field type's walk; `None` for an opaque field, only kept within the depth limit.
     pub walk: Option<WalkFn>,
     /// The field's `min_items` / `max_items`.
@@ -38,42 +32,61 @@ pub struct FieldWalk {
     pub limits: Option<&'static Limits>,
     /// `#[stitch(lenient_scalars)]`: numbers and literals written as text are read.
     pub lenient: bool,
-    /// Whether a key sent for it marks it seen (a field the struct may miss).
-    pub tracked: bool,
-    /// Whether its `null` is the field left out (R8: defaulted, and its type does not read
-    /// `null` itself).
+    /// The type does not read `null` itself (`null_is_absent`): a defaulted field's `null`
+    /// is the field left out (R8).
     pub null_absent: bool,
-    /// Whether serde requires it: tracked, and its type is not an `Option`.
-    pub required: bool,
+    /// serde accepts the field missing (`Option<T>`).
+    pub optional: bool,
+    /// The field's wire name, for an entry read under an alias (`None`: the entry's name).
+    pub wire: Option<&'static str>,
 }
 
+/// One name a field is read under (its wire name, or one of its aliases: each has an entry,
+/// so an issue names the key actually sent): `FieldWalk(type, name, ordinal, flags)`, with
+/// [`FieldWalk::TRACKED`] and [`FieldWalk::DEFAULTED`] in `flags`.
+///
+/// A tuple struct of references and integers, built in place rather than by a `const fn`:
+/// checking a constant's temporaries costs the compiler a trait query for each value of a
+/// type with fields that a call returns, in every build of the crate that defines the tool
+/// (issue #20; `BENCHMARKS.md`).
+#[derive(Debug)]
+pub struct FieldWalk(pub &'static FieldType, pub &'static str, pub u32, pub u8);
+
 impl FieldWalk {
-    /// The entry of most fields, read under its wire name `name` and walked by `walk` (its
-    /// type's, whose constants are `of`), with no item bounds, constraints or leniency: what
-    /// the derive writes in one call rather than a struct of ten members (fewer tokens to
-    /// parse and check in every user's build). The derive passes `<T as Coerce>::walk` and
-    /// `<T as Coerce>::FIELD`, so that a type stitch cannot walk is the one error at the
-    /// field the schema's property reports too, not one more for a generic bound.
-    pub const fn of(
-        walk: WalkFn,
-        of: FieldOf,
-        name: &'static str,
-        ordinal: u32,
-        tracked: bool,
-        defaulted: bool,
-    ) -> FieldWalk {
-        FieldWalk {
-            name,
-            wire: name,
-            ordinal,
-            walk: Some(walk),
-            bounds: Bounds::NONE,
-            limits: None,
-            lenient: false,
-            tracked,
-            null_absent: defaulted && of.null_absent,
-            required: tracked && !of.optional,
-        }
+    /// A key sent for it marks it seen (a field the struct may miss).
+    pub const TRACKED: u8 = 1;
+    /// serde defaults it (`#[serde(default)]` on it or on the struct).
+    pub const DEFAULTED: u8 = 2;
+
+    /// The key.
+    fn name(&self) -> &'static str {
+        self.1
+    }
+
+    /// The field's wire name (a key sent twice is refused by it, as serde does).
+    fn wire(&self) -> &'static str {
+        self.0.wire.unwrap_or(self.1)
+    }
+
+    /// The field's place among the struct's fields (paths sort by it).
+    fn ordinal(&self) -> u32 {
+        self.2
+    }
+
+    /// Whether a key sent for it marks it seen.
+    fn tracked(&self) -> bool {
+        self.3 & Self::TRACKED != 0
+    }
+
+    /// Whether its `null` is the field left out (R8: defaulted, and its type does not read
+    /// `null` itself).
+    fn null_absent(&self) -> bool {
+        self.3 & Self::DEFAULTED != 0 && self.0.null_absent
+    }
+
+    /// Whether serde requires it: tracked, and its type is not an `Option`.
+    fn required(&self) -> bool {
+        self.tracked() && !self.0.optional
     }
 }
 
@@ -84,26 +97,37 @@ impl FieldWalk {
 pub struct Fields {
     /// Every name a field is read under.
     pub names: &'static [FieldWalk],
-    /// The tracked fields (wire name, ordinal), for the issue of one missing.
-    pub tracked: &'static [(&'static str, u32)],
     /// `#[serde(deny_unknown_fields)]`: the wire names, for the issue of a key none reads.
     pub deny: Option<&'static [&'static str]>,
 }
 
 impl Fields {
-    /// No field: the table of a type that is not a struct.
-    pub const EMPTY: Fields = Fields {
-        names: &[],
-        tracked: &[],
-        deny: None,
-    };
-
     /// Bit `ordinal` for each field serde requires.
     fn required(&self) -> u128 {
         self.names
             .iter()
-            .filter(|f| f.required)
-            .fold(0, |mask, f| mask | 1u128 << f.ordinal)
+            .filter(|f| f.required())
+            .fold(0, |mask, f| mask | 1u128 << f.ordinal())
+    }
+
+    /// Whether a field reads `key`.
+    pub fn declares(&self, key: &str) -> bool {
+        self.names.iter().any(|f| f.name() == key)
+    }
+
+    /// The required fields `missing` names (bits by ordinal), by wire name, in the order of
+    /// the fields.
+    fn missing(&self, missing: u128) -> Vec<(&'static str, u32)> {
+        let mut left = missing;
+        let mut named = Vec::new();
+        for f in self.names {
+            let bit = 1u128 << f.ordinal();
+            if f.tracked() && left & bit != 0 {
+                left &= !bit;
+                named.push((f.wire(), f.ordinal()));
+            }
+        }
+        named
     }
 }
 
@@ -121,7 +145,7 @@ pub fn walk_fields(
     let mut seen: u128 = 0;
     let mut absent = false;
     for (key, item) in map.iter_mut() {
-        let Some(field) = fields.names.iter().find(|f| f.name == key.as_str()) else {
+        let Some(field) = fields.names.iter().find(|f| f.name() == key.as_str()) else {
             if let Some(expected) = fields.deny {
                 if owned.denies(key) {
                     cx.unknown_field(at, key, expected);
@@ -130,14 +154,14 @@ pub fn walk_fields(
             cx.untyped(item, &at.key(key));
             continue;
         };
-        if field.tracked {
-            seen |= 1u128 << field.ordinal;
+        if field.tracked() {
+            seen |= 1u128 << field.ordinal();
         }
-        let here = at.field(field.name, field.ordinal);
-        if !cx.sent_once(item, &here, field.wire) {
+        let here = at.field(field.name(), field.ordinal());
+        if !cx.sent_once(item, &here, field.wire()) {
             continue;
         }
-        if field.null_absent && item.is_null() {
+        if field.null_absent() && item.is_null() {
             absent = true;
         } else {
             walk_field(field, item, cx, &here);
@@ -145,34 +169,22 @@ pub fn walk_fields(
     }
     let required = fields.required();
     if seen & required != required {
-        cx.missing(at, fields.tracked, required & !seen);
+        cx.missing(at, &fields.missing(required & !seen), required & !seen);
     }
     if absent {
         drop_absent_by(map, cx, at, &|key: &str| {
             fields
                 .names
                 .iter()
-                .find(|f| f.null_absent && f.name == key)
-                .map(|f| f.ordinal)
+                .find(|f| f.null_absent() && f.name() == key)
+                .map(|f| f.ordinal())
         });
     }
 }
 
-/// [`walk_fields`] of `T`'s table (`Coerce::FIELDS`): what a struct's `walk_flat` calls. The
-/// table is named here, in a generic function, so that the defining crate's lints do not
-/// evaluate it in every build (a constant in the generated body would be).
-#[inline]
-pub fn walk_fields_of<T: Coerce>(
-    map: &mut Map<String, Value>,
-    cx: &mut Cx,
-    at: &Path<'_>,
-    owned: &Claims<'_>,
-) {
-    walk_fields(map, cx, at, owned, T::FIELDS);
-}
-
 /// One field's value, walked as its type with its constraints and leniency set around it.
 fn walk_field(field: &FieldWalk, item: &mut Value, cx: &mut Cx, here: &Path<'_>) {
+    let field = field.0;
     let Some(walk) = field.walk else {
         cx.untyped(item, here);
         return;

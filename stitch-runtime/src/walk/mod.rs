@@ -26,7 +26,7 @@ mod union;
 mod untagged;
 
 pub use self::cx::Cx;
-pub use self::fields::{walk_fields, walk_fields_of, FieldWalk, Fields};
+pub use self::fields::{walk_fields, FieldType, FieldWalk, Fields};
 pub use self::flat::{walk_flat_map, Claims};
 pub use self::helpers::{
     drop_absent, null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object,
@@ -125,20 +125,33 @@ pub trait Coerce: DeserializeOwned + Describe {
     /// What this type accepts, for the unions that hold it.
     const SHAPE: Shape;
 
-    /// The type's schema constants, read through this trait by the derive's compact property
-    /// (see [`FieldOf`]).
+    /// The type's schema constants, read through this trait by the derive's properties (see
+    /// [`FieldOf`]). A reference, as the derive's constants hold it: the compiler checks a
+    /// reference in a constant without a trait query.
     #[doc(hidden)]
-    const FIELD: FieldOf = FieldOf {
+    const FIELD: &'static FieldOf = &FieldOf {
         schema: <Self as Describe>::SCHEMA,
         optional: <Self as Describe>::OPTIONAL,
         default: <Self as Describe>::DEFAULT,
-        null_absent: null_is_absent::<Self>(),
     };
 
-    /// A struct's named fields, as its `walk_flat` walks them (`walk_fields`); none for
-    /// every other type.
+    /// What an entry of a struct's field table reads of a field of this type with no
+    /// attribute of its own (see [`FieldType`]).
     #[doc(hidden)]
-    const FIELDS: &'static Fields = &Fields::EMPTY;
+    const FIELD_TYPE: &'static FieldType = &FieldType {
+        walk: Some(Self::walk),
+        bounds: Bounds::NONE,
+        limits: None,
+        lenient: false,
+        null_absent: null_is_absent::<Self>(),
+        optional: <Self as Describe>::OPTIONAL,
+        wire: None,
+    };
+
+    /// A struct's named fields, as the default `walk_flat` and `declares_key` read them;
+    /// none for every other type.
+    #[doc(hidden)]
+    const FIELDS: Option<&'static Fields> = None;
 
     /// Whether a lone number or string at a position of this type may break a constraint the
     /// type carries itself (a newtype whose field has `#[stitch(minimum = …)]`, an untagged
@@ -187,17 +200,25 @@ pub trait Coerce: DeserializeOwned + Describe {
     /// walks the keys that `claims` (what the levels around it declare) does not claim; a
     /// struct under `deny_unknown_fields` reports a key that neither it nor `claims` claims,
     /// when the object is its own ([`Claims::denies`]). A no-op otherwise.
+    ///
+    /// By default, the fields of [`Coerce::FIELDS`], if any.
     #[doc(hidden)]
     fn walk_flat(map: &mut Map<String, Value>, cx: &mut Cx, at: &Path<'_>, claims: &Claims<'_>) {
-        let _ = (map, cx, at, claims);
+        if let Some(fields) = Self::FIELDS {
+            walk_fields(map, cx, at, claims, fields);
+        }
     }
 
     /// Whether a declared field of this type, flattened into a shared object, reads `key`
     /// (its own fields', and those of the structs flattened into it; a map declares none).
+    ///
+    /// By default, whether a field of [`Coerce::FIELDS`] reads it.
     #[doc(hidden)]
     fn declares_key(key: &str) -> bool {
-        let _ = key;
-        false
+        match Self::FIELDS {
+            Some(fields) => fields.declares(key),
+            None => false,
+        }
     }
 
     /// Whether this type, flattened into a shared object, reads its key `key` at all: a

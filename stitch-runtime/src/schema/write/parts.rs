@@ -157,13 +157,13 @@ impl Writer<'_> {
                 self.raw(b",");
             }
             *any = true;
-            self.string(p.name);
+            self.string(p.name());
             self.raw(b":");
             self.schema(
-                p.schema,
+                p.schema(),
                 Extras {
-                    description: p.description,
-                    default: p.default,
+                    description: p.description(),
+                    default: p.default(),
                 },
                 NO_BOUNDS,
             );
@@ -185,12 +185,12 @@ impl Writer<'_> {
         let mut i = 0;
         while i < object.properties.len() {
             let p = &object.properties[i];
-            if p.required {
+            if p.required() {
                 if *any {
                     self.raw(b",");
                 }
                 *any = true;
-                self.string(p.name);
+                self.string(p.name());
             }
             i += 1;
         }
@@ -210,7 +210,7 @@ pub(super) const fn has_required(object: &Object, optional: bool) -> bool {
     }
     let mut i = 0;
     while i < object.properties.len() {
-        if object.properties[i].required {
+        if object.properties[i].required() {
             return true;
         }
         i += 1;
