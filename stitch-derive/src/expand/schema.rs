@@ -34,7 +34,7 @@ struct Ctx<'a> {
 ///
 /// ```text
 /// const SCHEMA: &'static _stitch::Schema = &_stitch::Schema::Object(&_stitch::Object { … });
-/// const OPTIONAL: bool = false;     // a newtype or transparent struct: its field's answer
+/// const OPTIONAL: bool = …;         // a newtype or transparent struct only: its field's answer
 /// ```
 ///
 /// A type that names itself in a field (`children: Vec<Tree>`) is anchored, and its fields
@@ -55,15 +55,15 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     let (schema, optional) = match &cont.data {
         Data::Struct(fields) if cont.serde.transparent => {
             match crate::ast::transparent_field(fields) {
-                Some(field) => (field_schema(&cx, field), optional_of(&cx, field)),
-                None => (quote!(&_stitch::Schema::Any), quote!(false)),
+                Some(field) => (field_schema(&cx, field), Some(optional_of(&cx, field))),
+                None => (quote!(&_stitch::Schema::Any), None),
             }
         }
         Data::Struct(fields) => {
             let description = described(&cont.attrs.description, &cont.doc);
-            (object(&cx, fields, description), quote!(false))
+            (object(&cx, fields, description), None)
         }
-        Data::Newtype(field) => (field_schema(&cx, field), optional_of(&cx, field)),
+        Data::Newtype(field) => (field_schema(&cx, field), Some(optional_of(&cx, field))),
         Data::Enum(variants) => {
             let schema = enumeration(&cx, variants);
             // The enum's own description, at its root (a struct's is in its object).
@@ -72,13 +72,13 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
                     let description = esc(&description);
                     (
                         quote!(&_stitch::Schema::Described { description: #description, inner: #schema }),
-                        quote!(false),
+                        None,
                     )
                 }
-                None => (schema, quote!(false)),
+                None => (schema, None),
             }
         }
-        Data::Unsupported => (quote!(&_stitch::Schema::Any), quote!(false)),
+        Data::Unsupported => (quote!(&_stitch::Schema::Any), None),
     };
     let name = esc(&cont.ident.to_string());
     let (schema, beside) = if recursive {
@@ -97,9 +97,11 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     } else {
         (schema, quote!())
     };
+    // `OPTIONAL` is `false` unless stated (a newtype's or a transparent struct's field's).
+    let optional = optional.map(|optional| quote!(const OPTIONAL: bool = #optional;));
     let items = quote! {
         const SCHEMA: &'static _stitch::Schema = #schema;
-        const OPTIONAL: bool = #optional;
+        #optional
     };
     (items, beside)
 }

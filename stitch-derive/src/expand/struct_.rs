@@ -16,9 +16,7 @@ use crate::ast::{Container, Field};
 /// }
 /// fn accepts_text_list(_: &str, _: _stitch::Bounds) -> bool { false }  // no array member
 /// const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
-/// fn walk(__value, __cx, __at, _) {
-///     _stitch::walk_object::<Self>(__value, __cx, __at)   // R1 for a string, then walk_flat
-/// }
+/// // `walk`: `Coerce`'s default, `walk_object` (R1 for a string, then `walk_flat`)
 /// const FIELDS: _stitch::Option<&'static _stitch::Fields> = _stitch::Some(&_stitch::Fields { … });
 /// // or, with flattened fields or type parameters, in place of the table:
 /// fn walk_flat(__map, __cx, __at, __owned) { /* fields::fields_walk */ }
@@ -52,7 +50,6 @@ pub(super) fn named(
     let bounds_hold = bounds_hold(fields);
     // A struct is no array member: R3 never refuses at it (its fields decide for themselves).
     let text_list = no_text_list();
-    let walk_object = walk_fn(quote!(_stitch::walk_object::<Self>(__value, __cx, __at)));
     // A table (`FIELDS`) is walked and its keys declared by the trait's default methods.
     let flat = if table.is_some() {
         quote!()
@@ -79,7 +76,6 @@ pub(super) fn named(
         #text_list
         const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
         #table
-        #walk_object
         #flat
         #owns
     }

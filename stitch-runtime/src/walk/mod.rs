@@ -162,7 +162,15 @@ pub trait Coerce: DeserializeOwned + Describe {
 
     /// Walks `value`, found at `at`, as a position of this type. `bounds` are the
     /// `min_items` / `max_items` of the field, for its array form.
-    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds);
+    ///
+    /// By default, a struct's ([`walk_object`]: R1 for a string, then [`Coerce::walk_flat`]),
+    /// which the derive then does not write for a struct with named fields. Every other impl
+    /// writes its own.
+    #[inline]
+    fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
+        let _ = bounds;
+        walk_object::<Self>(value, cx, at);
+    }
 
     /// Whether the exact JSON text of one array element is accepted by this type
     /// (rule R3, condition 3). Must agree with `serde_json::from_str::<Self>(text).is_ok()`.
