@@ -68,20 +68,8 @@ fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> To
             };
             let (walk, keys) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra, rules);
             extra.extend(keys.table);
-            let fields_fn = fields_fn(i);
-            extra.push(quote! {
-                #[doc(hidden)]
-                #[inline]
-                fn #fields_fn(
-                    __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
-                    __cx: &mut _stitch::Cx,
-                    __at: &_stitch::Path<'_>,
-                    __owned: &_stitch::Claims<'_>,
-                ) {
-                    let _ = __owned;
-                    #walk
-                }
-            });
+            let helper = super::flat_fn(&fields_fn(i), quote!(let _ = __owned; #walk));
+            extra.push(quote!(#[doc(hidden)] #helper));
         }
     }
     helpers.extend(extra);

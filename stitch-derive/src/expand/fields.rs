@@ -229,22 +229,27 @@ pub(super) fn fields_walk(
             }));
         }
     }
-    let required_names: Vec<TokenStream> = fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| {
-            !f.skip && !f.flatten && track && !f.default && !rules.container_default && f.walked()
-        })
-        .map(|(i, f)| {
-            let wire = f.names.wire.as_str();
-            let i = i as u32;
-            quote!((#wire, #i))
-        })
-        .collect();
-    // After the keys: each required field not seen is an issue where it would have been.
+    // After the keys: each required field not seen is an issue where it would have been. (A
+    // table's entries say which are tracked: none is pushed to `required` for one.)
     let missing = if required.is_empty() {
         quote!()
     } else {
+        let required_names = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| {
+                !f.skip
+                    && !f.flatten
+                    && track
+                    && !f.default
+                    && !rules.container_default
+                    && f.walked()
+            })
+            .map(|(i, f)| {
+                let wire = f.names.wire.as_str();
+                let i = i as u32;
+                quote!((#wire, #i))
+            });
         quote! {
             let __required: u128 = 0 #(#required)*;
             if __seen & __required != __required {

@@ -195,16 +195,12 @@ fn no_bounds() -> TokenStream {
 /// a transparent struct's field, a `from`/`try_from` source. Both hand a flattened map and
 /// the question "is this key yours" to `coerce`.
 fn flat_delegation(coerce: &TokenStream) -> TokenStream {
+    let walk_flat = flat_fn(
+        &quote::format_ident!("walk_flat"),
+        quote!(#coerce::walk_flat(__map, __cx, __at, __owned)),
+    );
     quote! {
-        #[inline]
-        fn walk_flat(
-            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
-            __cx: &mut _stitch::Cx,
-            __at: &_stitch::Path<'_>,
-            __owned: &_stitch::Claims<'_>,
-        ) {
-            #coerce::walk_flat(__map, __cx, __at, __owned)
-        }
+        #walk_flat
         #[inline]
         fn owns_key(__key: &str) -> bool {
             #coerce::owns_key(__key)
@@ -212,6 +208,22 @@ fn flat_delegation(coerce: &TokenStream) -> TokenStream {
         #[inline]
         fn declares_key(__key: &str) -> bool {
             #coerce::declares_key(__key)
+        }
+    }
+}
+
+/// A function `name` with `walk_flat`'s parameters around `body`, which reads `__map`, `__cx`,
+/// `__at` and `__owned`: a struct's `walk_flat`, or a struct variant's fields helper.
+fn flat_fn(name: &syn::Ident, body: TokenStream) -> TokenStream {
+    quote! {
+        #[inline]
+        fn #name(
+            __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
+            __cx: &mut _stitch::Cx,
+            __at: &_stitch::Path<'_>,
+            __owned: &_stitch::Claims<'_>,
+        ) {
+            #body
         }
     }
 }

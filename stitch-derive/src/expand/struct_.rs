@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds, FieldRules};
-use super::{flat_delegation, no_bounds, no_text_list, walk_fn};
+use super::{flat_delegation, flat_fn, no_bounds, no_text_list, walk_fn};
 use crate::ast::{Container, Field};
 
 /// The `Coerce` items of a struct with named fields:
@@ -54,17 +54,12 @@ pub(super) fn named(
     let flat = if table.is_some() {
         quote!()
     } else {
+        let walk_flat = flat_fn(
+            &quote::format_ident!("walk_flat"),
+            quote!(let _ = __owned; #walk),
+        );
         quote! {
-            #[inline]
-            fn walk_flat(
-                __map: &mut _stitch::Map<_stitch::String, _stitch::Value>,
-                __cx: &mut _stitch::Cx,
-                __at: &_stitch::Path<'_>,
-                __owned: &_stitch::Claims<'_>,
-            ) {
-                let _ = __owned;
-                #walk
-            }
+            #walk_flat
             #[inline]
             fn declares_key(__key: &str) -> bool {
                 #declares
