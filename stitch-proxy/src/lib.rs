@@ -9,6 +9,8 @@
 //! - `raw`: a client's JSON with the byte range of every value, read whatever it holds;
 //! - `rewrite`: a repaired call as the client wrote it, only the repaired strings replaced;
 //! - `message`: reading a line just far enough to route it, and the lines the proxy writes;
+//! - `era`: the handshake era and the modern one (2026-07-28), and the proxy's own requests
+//!   and answers shaped for each;
 //! - `check`: a tool's schema compiled, and the verdict on a call's arguments;
 //! - `tools`: the tools the server lists;
 //! - `proxy`: the routing under one lock;
@@ -28,6 +30,7 @@
 //! - `remote`: the runs of the HTTP modes.
 
 pub mod check;
+pub mod era;
 pub mod guard;
 pub mod listen;
 pub mod log;

@@ -80,6 +80,9 @@ pub enum Message {
         call: Option<Call>,
         /// `tools/list` only: whether the request asked for a later page (`params.cursor`).
         cursor: bool,
+        /// The protocol version of the modern era's envelope (`params._meta`), `None` in the
+        /// handshake era ([`crate::era`]).
+        version: Option<String>,
     },
     /// A notification (a `method` and no `id`); `cancelled` is the request id a
     /// `notifications/cancelled` names.
@@ -192,6 +195,17 @@ fn take(members: &mut Vec<Member>, key: &str) -> Option<Node> {
     Some(members.swap_remove(at).value)
 }
 
+/// The protocol version a request's `params._meta` names (the modern era's envelope).
+fn envelope_version(params: &mut Vec<Member>) -> Option<String> {
+    let Kind::Object(mut meta) = take(params, "_meta")?.kind else {
+        return None;
+    };
+    match take(&mut meta, crate::era::VERSION_KEY)?.kind {
+        Kind::String(version) => Some(version.value),
+        _ => None,
+    }
+}
+
 fn classify_raw(text: &str, mut members: Vec<Member>) -> Message {
     let id = take(&mut members, "id");
     let method = take(&mut members, "method");
@@ -231,11 +245,13 @@ fn classify_raw(text: &str, mut members: Vec<Member>) -> Message {
                     .as_mut()
                     .and_then(|params| take(params, "cursor"))
                     .is_some_and(|cursor| cursor.as_str().is_some());
+            let version = params.as_mut().and_then(envelope_version);
             Message::Request {
                 id,
                 method,
                 call,
                 cursor,
+                version,
             }
         }
         (None, Some(method)) => {
@@ -305,6 +321,7 @@ fn classify(envelope: Envelope<'_>) -> Message {
                 method: method.into_owned(),
                 call,
                 cursor,
+                version: None,
             }
         }
         (None, Some(method)) => {
@@ -416,32 +433,10 @@ pub fn error_line(id: Option<&Id>, code: i64, message: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-/// The tool result of a refused call: one text content holding stitch's messages, and
-/// `isError: true`, so the model reads why and retries.
-pub fn refusal_line(id: &Id, messages: &str) -> Vec<u8> {
-    let text = Value::from(messages);
-    result_line(
-        id,
-        &format!("{{\"content\":[{{\"type\":\"text\",\"text\":{text}}}],\"isError\":true}}"),
-    )
-}
-
-/// A `tools/list` request line the proxy sends on its own behalf.
-pub fn list_request(id: &Id, cursor: Option<&str>) -> Vec<u8> {
-    let params = match cursor {
-        Some(cursor) => format!(",\"params\":{{\"cursor\":{}}}", Value::from(cursor)),
-        None => String::new(),
-    };
-    format!(
-        "{{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":\"tools/list\"{params}}}\n",
-        id.raw
-    )
-    .into_bytes()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::era::{self, Era};
     use serde_json::json;
 
     #[test]
@@ -538,13 +533,18 @@ mod tests {
     #[test]
     fn lines_the_proxy_writes_are_json_rpc() {
         let id = Id::own("stitch-proxy-1");
-        let list: Value = serde_json::from_slice(&list_request(&id, Some("c\"2"))).unwrap();
+        let list: Value =
+            serde_json::from_slice(&era::list_request(&id, Some("c\"2"), &Era::Legacy)).unwrap();
         assert_eq!(
             list,
             json!({"jsonrpc":"2.0","id":"stitch-proxy-1","method":"tools/list","params":{"cursor":"c\"2"}})
         );
-        let refusal: Value =
-            serde_json::from_slice(&refusal_line(&Id::own("x"), "a\nb \u{2014}")).unwrap();
+        let refusal: Value = serde_json::from_slice(&era::refusal_line(
+            &Id::own("x"),
+            "a\nb \u{2014}",
+            &Era::Legacy,
+        ))
+        .unwrap();
         assert_eq!(
             refusal,
             json!({"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"a\nb \u{2014}"}],"isError":true}})

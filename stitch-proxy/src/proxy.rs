@@ -11,6 +11,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::check::Verdict;
+use crate::era::{self, Era};
 use crate::log::log;
 use crate::message::{self, Call, Id, Message};
 use crate::tools::{Listing, Tool, Tools};
@@ -84,6 +85,9 @@ struct State {
     /// Client lines waiting, in order, behind a call that waits for the schemas. While it is
     /// not empty every client line but a response joins it.
     held: VecDeque<Held>,
+    /// The era of the latest client request: a listing the server starts
+    /// (`notifications/tools/list_changed`) is asked for in it.
+    era: Era,
     /// By id key: requests the client may have sent with the same id, each answered.
     pending: HashMap<String, VecDeque<Pending>>,
     next_seq: u64,
@@ -219,6 +223,9 @@ impl Proxy {
             }
             return;
         }
+        if let Message::Request { version, .. } = &message {
+            state.era = Era::of(version.as_deref());
+        }
         match message {
             Message::Request {
                 id,
@@ -325,7 +332,7 @@ impl Proxy {
                     call.name,
                     paths_of(&paths)
                 );
-                self.to_client(message::refusal_line(&id, &messages));
+                self.to_client(era::refusal_line(&id, &messages, &state.era));
             }
         }
     }
@@ -335,8 +342,17 @@ impl Proxy {
         state.next_own += 1;
         let id = Id::own(&format!("{}{}", self.own_prefix, state.next_own));
         state.own.insert(id.key.clone());
-        log!(Debug, "asking the server for its tools ({})", id.raw);
-        self.to_server(message::list_request(&id, cursor));
+        let era = match &state.listing {
+            Some(listing) => listing.era.clone(),
+            None => state.era.clone(),
+        };
+        log!(
+            Debug,
+            "asking the server for its tools ({}, {})",
+            id.raw,
+            era.name()
+        );
+        self.to_server(era::list_request(&id, cursor, &era));
         match &mut state.listing {
             Some(listing) => listing.id = id,
             None => {
@@ -347,6 +363,7 @@ impl Proxy {
                     tools: Vec::new(),
                     pages: 0,
                     generation,
+                    era,
                 });
                 if let Some(timer) = &self.timer {
                     let _ = timer.send((Instant::now() + self.options.list_timeout, generation));

@@ -49,3 +49,51 @@ fn answers_to_the_servers_requests_never_wait_behind_a_held_call() {
     // The answer to the proxy's own request never reached the client.
     assert!(lines(&client).is_empty());
 }
+
+/// A modern call (the envelope in `params._meta`): the proxy's own listing carries the
+/// envelope at the call's version, and the refusal is a complete modern result.
+#[test]
+fn a_modern_call_is_listed_and_refused_in_its_era() {
+    let (to_server, server) = mpsc::channel();
+    let (to_client, client) = mpsc::channel();
+    let proxy = Proxy::new(to_server, to_client, Options::default(), None);
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-a-b-01"}"#;
+    proxy.client_sent(
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#)
+            .into_bytes(),
+    );
+    proxy.client_sent(format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"v","arguments":{{"paths":"[\"a.png\"]"}},{meta}}}}}"#).into_bytes());
+    let sent = lines(&server);
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert!(sent[0].contains("server/discover"), "forwarded as it came");
+    let own: serde_json::Value = serde_json::from_str(&sent[1]).unwrap();
+    assert_eq!(own["method"], "tools/list");
+    assert_eq!(
+        own["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+        "2026-07-28"
+    );
+    let answer = format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{{"resultType":"complete","ttlMs":0,"cacheScope":"private","tools":[{{"name":"v","inputSchema":{{"type":"object","properties":{{"paths":{{"anyOf":[{{"type":"string"}},{{"type":"array","items":{{"type":"string"}}}}]}}}}}}}}]}}}}"#,
+        own["id"]
+    );
+    proxy.server_sent(answer.into_bytes());
+    assert!(
+        lines(&server).is_empty(),
+        "the refused call never reaches the server"
+    );
+    let answered = lines(&client);
+    assert_eq!(answered.len(), 1, "{answered:?}");
+    let refusal: serde_json::Value = serde_json::from_str(&answered[0]).unwrap();
+    assert_eq!(refusal["id"], 2);
+    assert_eq!(refusal["result"]["resultType"], "complete");
+    assert_eq!(refusal["result"]["isError"], true);
+    assert_eq!(
+        refusal["result"]["content"][0]["text"],
+        "paths is a list written as text \u{2014} pass the array itself, not JSON written as text"
+    );
+    // A legacy call after it is refused in its own era.
+    proxy.client_sent(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"v","arguments":{"paths":"[\"b\"]"}}}"#.to_vec());
+    let legacy: serde_json::Value = serde_json::from_str(&lines(&client)[0]).unwrap();
+    assert_eq!(legacy["id"], 3);
+    assert!(legacy["result"].get("resultType").is_none(), "{legacy}");
+}

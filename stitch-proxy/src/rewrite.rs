@@ -27,6 +27,16 @@ pub fn rewrite(
     out
 }
 
+/// The JSON text `text` on one line: its white space between tokens (the only place valid
+/// JSON holds a raw line feed, carriage return or tab) written as spaces, so a repaired call
+/// stays one message of a newline-delimited stream.
+fn one_line(mut text: String) -> String {
+    if text.bytes().any(|b| matches!(b, b'\n' | b'\r' | b'\t')) {
+        text = text.replace(['\n', '\r', '\t'], " ");
+    }
+    text
+}
+
 struct Rewriter<'c> {
     changed: &'c mut Vec<String>,
 }
@@ -71,7 +81,7 @@ impl Rewriter<'_> {
                         };
                         let mut written = String::with_capacity(inner.len());
                         nested.emit(inner, &parsed, &value, coerced, at, &mut written);
-                        out.push_str(&written);
+                        out.push_str(&one_line(written));
                     }
                     None => out.push_str(&coerced.to_string()),
                 }
@@ -171,5 +181,28 @@ mod tests {
         assert_eq!(changed, ["a", "rows", "c"]);
         let (out, _) = run(r#"{ "a" : null }"#, json!({}));
         assert_eq!(out, "{  }");
+    }
+
+    #[test]
+    fn a_pretty_printed_text_is_written_back_on_one_line() {
+        // The list written as text holds raw line feeds, carriage returns and tabs between
+        // its tokens (escaped in the client's string): written back raw, they would end the
+        // stdio line and start another message.
+        let text =
+            r#"{"tags": "[\n\t\"a\",\r\n {\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"x\"}\n]"}"#;
+        let (out, changed) = run(
+            text,
+            json!({"tags": ["a", {"jsonrpc": "2.0", "id": 99, "method": "x"}]}),
+        );
+        assert!(!out.bytes().any(|b| b < 0x20), "{out:?}");
+        assert_eq!(
+            out,
+            r#"{"tags": [  "a",   {"jsonrpc":"2.0","id":99,"method":"x"} ]}"#
+        );
+        assert_eq!(changed, ["tags"]);
+        // A string inside the text keeps its escapes.
+        let text = r#"{"tags": "[\"a\\nb\"]"}"#;
+        let (out, _) = run(text, json!({"tags": ["a\nb"]}));
+        assert_eq!(out, r#"{"tags": ["a\nb"]}"#);
     }
 }

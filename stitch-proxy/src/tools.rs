@@ -15,6 +15,8 @@ pub struct Listing {
     pub pages: usize,
     /// Which listing this is, for its timer.
     pub generation: u64,
+    /// The era its requests are shaped for: that of the request that started it.
+    pub era: crate::era::Era,
 }
 
 /// One tool the server lists: its compiled schema, or `None` when it has none the coercer
