@@ -28,7 +28,7 @@ pub(crate) fn compile(schema: &Value) -> Result<(Vec<Node>, Id), SchemaError> {
     resolve_refs(&mut nodes, &anchors)?;
     merge_all_of(&mut nodes)?;
     index_properties(&mut nodes);
-    decide_forms(&mut nodes);
+    decide_forms(&mut nodes)?;
     build_validators(&mut nodes, schema)?;
     Ok((nodes, root))
 }
@@ -62,12 +62,14 @@ fn index_properties(nodes: &mut [Node]) {
     }
 }
 
-/// Decides the rule at each node (see [`Form`]).
-fn decide_forms(nodes: &mut [Node]) {
+/// Decides the rule at each node (see [`Form`]), and refuses a schema whose unions would make
+/// the walk endless or exponential (`cost`).
+fn decide_forms(nodes: &mut [Node]) -> Result<(), SchemaError> {
     for id in 0..nodes.len() {
         let form = form_of(nodes, id);
         nodes[id].form = form;
     }
+    super::cost::check(nodes)?;
     // Then what the walk asks of each node at every call, once.
     for id in 0..nodes.len() {
         nodes[id].limited = limited(nodes, id, 0);
@@ -98,6 +100,7 @@ fn decide_forms(nodes: &mut [Node]) {
         node.list = list;
         node.string_items = string_items;
     }
+    Ok(())
 }
 
 fn form_of(nodes: &[Node], id: Id) -> Form {

@@ -105,6 +105,7 @@
 
 mod compile;
 mod constraints;
+mod cost;
 mod link;
 mod message;
 mod node;

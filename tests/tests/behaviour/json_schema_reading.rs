@@ -222,3 +222,68 @@ fn many_properties_compile_and_coerce() {
         ["p39999: missing field `p39999`"]
     );
 }
+
+/// A peer's schema whose unions would make the walk endless or exponential is refused when
+/// the coercer is built (the proxy then forwards that tool unchecked), never a stack overflow
+/// or a walk that doubles with each level; a long chain of unions that grows linearly is
+/// read.
+#[test]
+fn unions_that_reach_themselves_or_explode_are_refused() {
+    // `a` is its own member, through `$ref` (left recursion): no value ends the walk.
+    let left = json!({
+        "type": "object",
+        "properties": {"x": {"$ref": "#/$defs/a"}},
+        "$defs": {
+            "a": {"anyOf": [{"$ref": "#/$defs/b"}, {"type": "array"}]},
+            "b": {"oneOf": [{"$ref": "#/$defs/a"}]}
+        }
+    });
+    let e = Coercer::new(&left).map(|_| ()).unwrap_err();
+    assert!(e.message().contains("its own member"), "{e}");
+    // Each level's two members share the next level: 2^30 ways through 30 levels.
+    let mut defs = serde_json::Map::new();
+    for i in 0..30 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            json!({"anyOf": [{"$ref": next}, {"type": "integer"}, {"$ref": next}]}),
+        );
+    }
+    defs.insert("d30".into(), json!({"type": "array"}));
+    let exploding =
+        json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs});
+    let e = Coercer::new(&exploding).map(|_| ()).unwrap_err();
+    assert!(e.message().contains("more than 1000 schemas"), "{e}");
+    // A union inside an array's items is a new value: recursion through a container is read.
+    let tree = json!({
+        "$ref": "#/$defs/node",
+        "$defs": {"node": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "kids": {"anyOf": [{"$ref": "#/$defs/node"}, {"type": "array", "items": {"$ref": "#/$defs/node"}}]}
+        }}}
+    });
+    let coercer = Coercer::new(&tree).unwrap();
+    let mut args = json!({"kids": [{"name": "a", "kids": "[{\"name\": \"b\"}]"}]});
+    coercer.coerce(&mut args).unwrap();
+    assert_eq!(
+        args,
+        json!({"kids": [{"name": "a", "kids": [{"name": "b"}]}]})
+    );
+    // 30 levels of `OneOrMany`, each level one more schema: read.
+    let mut defs = serde_json::Map::new();
+    for i in 0..30 {
+        let next = format!("#/$defs/d{}", i + 1);
+        defs.insert(
+            format!("d{i}"),
+            json!({"anyOf": [{"$ref": next}, {"type": "array", "items": {"$ref": next}}]}),
+        );
+    }
+    defs.insert("d30".into(), json!({"type": "string"}));
+    let chain =
+        json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs});
+    let coercer = Coercer::new(&chain).unwrap();
+    assert_eq!(
+        messages(&coercer, json!({"x": "[\"a\"]"})),
+        ["x".to_owned() + TEXT_LIST]
+    );
+}
