@@ -2,10 +2,12 @@
 
     python test_e2e.py PROXY_BINARY
 
-The client (`ClientSession` over `stdio_client`) starts `PROXY_BINARY -- python server.py
-WIRE_LOG`; server.py is an `MCPServer` that logs every line reaching it to WIRE_LOG, so each
-test sees exactly what the server received. It ends with a line `<n> passed, <m> failed` and
-exits non-zero if anything failed.
+The SDK's `Client` (over `stdio_client`) starts `PROXY_BINARY -- python server.py WIRE_LOG`;
+server.py is an `MCPServer` that logs every line reaching it to WIRE_LOG, so each test sees
+exactly what the server received. Every test runs in each of the client's modes: `legacy`
+(the initialize handshake), `auto` (the SDK's default: a `server/discover` probe, then the
+modern era the server offers) and `2026-07-28` (the modern era pinned, no probe). It ends
+with a line `<n> passed, <m> failed` and exits non-zero if anything failed.
 """
 
 import asyncio
@@ -15,7 +17,7 @@ import tempfile
 import traceback
 from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
@@ -24,13 +26,17 @@ HERE = Path(__file__).resolve().parent
 TEXT_LIST = "is a list written as text \u2014 pass the array itself, not JSON written as text"
 # No call may take this long: a hang is a failure, not a stuck run.
 TIMEOUT = 30
+# The client's modes, and the protocol version each must end up speaking through the proxy:
+# the proxy never downgrades a client the server can serve in the modern era.
+MODES = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
 
 
 class Context:
     """The running session and the server's wire log."""
 
-    def __init__(self, session: ClientSession, wire: Path, events: list):
+    def __init__(self, session: Client, wire: Path, events: list, mode: str):
         self.session = session
+        self.mode = mode
         self.wire = wire
         self.events = events
         self.wire_seen = 0
@@ -149,9 +155,17 @@ async def test_progress_and_notifications_pass_through(cx: Context):
     assert only_text(result) == "counted 3"
     assert progress == [(1, 3), (2, 3), (3, 3)], progress
     assert [event.data for event in cx.events] == ["step 1", "step 2", "step 3"], cx.events
-    # The client's own notifications reach the server too.
     wire = [json.loads(line) for line in cx.wire.read_text(encoding="utf-8").splitlines()]
-    assert any(m.get("method") == "notifications/initialized" for m in wire)
+    if cx.mode == "legacy":
+        # The client's own notifications reach the server too.
+        assert any(m.get("method") == "notifications/initialized" for m in wire)
+    else:
+        # Modern: every request the server got carries the envelope, the proxy's own included.
+        requests = [m for m in wire if "id" in m and "method" in m]
+        assert requests, wire
+        for m in requests:
+            meta = m.get("params", {}).get("_meta", {})
+            assert meta.get("io.modelcontextprotocol/protocolVersion") == "2026-07-28", m
 
 
 async def test_an_unknown_tool_is_the_servers_answer(cx: Context):
@@ -246,64 +260,76 @@ TESTS = [
 ]
 
 
-async def crash_gives_an_error(proxy: str, tmp: Path) -> None:
+def client(proxy: str, wire: Path, errlog, mode: str, **kwargs) -> Client:
+    return Client(stdio_client(proxy_params(proxy, wire), errlog=errlog), mode=mode, cache=None, **kwargs)
+
+
+async def crash_gives_an_error(proxy: str, tmp: Path, mode: str) -> None:
     """A server that dies mid-call: the client gets an error answer, not a hang."""
-    wire = tmp / "crash-wire.jsonl"
-    with open(tmp / "crash-stderr.log", "w", encoding="utf-8") as errlog:
-        async with stdio_client(proxy_params(proxy, wire), errlog=errlog) as (read, write):
-            async with ClientSession(read, write) as session:
-                await asyncio.wait_for(session.initialize(), TIMEOUT)
-                try:
-                    result = await asyncio.wait_for(session.call_tool("crash", {}), TIMEOUT)
-                except MCPError as error:
-                    assert "exited before answering" in str(error), error
-                else:
-                    raise AssertionError(f"the crashed call was answered: {result}")
-    stderr = (tmp / "crash-stderr.log").read_text(encoding="utf-8")
+    wire = tmp / f"crash-wire-{mode}.jsonl"
+    with open(tmp / f"crash-stderr-{mode}.log", "w", encoding="utf-8") as errlog:
+        async with client(proxy, wire, errlog, mode) as session:
+            try:
+                result = await asyncio.wait_for(session.call_tool("crash", {}), TIMEOUT)
+            except MCPError as error:
+                assert "exited before answering" in str(error), error
+            else:
+                raise AssertionError(f"the crashed call was answered: {result}")
+    stderr = (tmp / f"crash-stderr-{mode}.log").read_text(encoding="utf-8")
     assert "request(s) unanswered: each got an error" in stderr, stderr
+
+
+async def run_mode(proxy: str, tmp: Path, mode: str) -> tuple[int, int]:
+    passed = failed = 0
+    wire = tmp / f"wire-{mode}.jsonl"
+    events = []
+
+    async def on_log(params):
+        events.append(params)
+
+    with open(tmp / f"stderr-{mode}.log", "w", encoding="utf-8") as errlog:
+        async with client(proxy, wire, errlog, mode, logging_callback=on_log, log_level="debug") as session:
+            version = session.protocol_version
+            print(f"[{mode}] connected through stitch-proxy, protocol {version}")
+            if version != MODES[mode]:
+                failed += 1
+                print(f"FAIL [{mode}] the client speaks {version}, not {MODES[mode]}")
+            cx = Context(session, wire, events, mode)
+            for test in TESTS:
+                try:
+                    await test(cx)
+                except Exception:  # noqa: BLE001 - report every failure, go on
+                    failed += 1
+                    print(f"FAIL [{mode}] {test.__name__}")
+                    traceback.print_exc(file=sys.stdout)
+                else:
+                    passed += 1
+                    print(f"ok   [{mode}] {test.__name__}")
+    stderr = (tmp / f"stderr-{mode}.log").read_text(encoding="utf-8")
+    # The proxy said what it did (--log info), on standard error only.
+    for expected in ["to view refused: paths", "to tag repaired", "to search repaired"]:
+        if expected not in stderr:
+            failed += 1
+            print(f"FAIL [{mode}] the proxy's log lacks {expected!r}:\n{stderr}")
+    try:
+        await crash_gives_an_error(proxy, tmp, mode)
+    except Exception:  # noqa: BLE001
+        failed += 1
+        print(f"FAIL [{mode}] crash_gives_an_error")
+        traceback.print_exc(file=sys.stdout)
+    else:
+        passed += 1
+        print(f"ok   [{mode}] crash_gives_an_error")
+    return passed, failed
 
 
 async def run(proxy: str) -> int:
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="stitch-proxy-e2e-") as tmp:
-        tmp = Path(tmp)
-        wire = tmp / "wire.jsonl"
-        events = []
-
-        async def on_log(params):
-            events.append(params)
-
-        with open(tmp / "stderr.log", "w", encoding="utf-8") as errlog:
-            async with stdio_client(proxy_params(proxy, wire), errlog=errlog) as (read, write):
-                async with ClientSession(read, write, logging_callback=on_log) as session:
-                    init = await asyncio.wait_for(session.initialize(), TIMEOUT)
-                    print(f"connected through stitch-proxy to {init.server_info.name}, protocol {init.protocol_version}")
-                    cx = Context(session, wire, events)
-                    for test in TESTS:
-                        try:
-                            await test(cx)
-                        except Exception:  # noqa: BLE001 - report every failure, go on
-                            failed += 1
-                            print(f"FAIL {test.__name__}")
-                            traceback.print_exc(file=sys.stdout)
-                        else:
-                            passed += 1
-                            print(f"ok   {test.__name__}")
-        stderr = (tmp / "stderr.log").read_text(encoding="utf-8")
-        # The proxy said what it did (--log info), on standard error only.
-        for expected in ["to view refused: paths", "to tag repaired", "to search repaired"]:
-            if expected not in stderr:
-                failed += 1
-                print(f"FAIL the proxy's log lacks {expected!r}:\n{stderr}")
-        try:
-            await crash_gives_an_error(proxy, tmp)
-        except Exception:  # noqa: BLE001
-            failed += 1
-            print("FAIL crash_gives_an_error")
-            traceback.print_exc(file=sys.stdout)
-        else:
-            passed += 1
-            print("ok   crash_gives_an_error")
+        for mode in MODES:
+            p, f = await run_mode(proxy, Path(tmp), mode)
+            passed += p
+            failed += f
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
