@@ -5,7 +5,7 @@ HTTP end-to-end test (test_http.py).
 
 Every POST body that reaches the server is appended to WIRE_LOG as one JSON line
 `{"authorization": <the Authorization header or null>, "session": <the Mcp-Session-Id header
-or null>, "body": <the body as text>}`, so the test sees exactly what reached the server's
+or null>, "headers": <its Mcp-* headers>, "body": <the body as text>}`, so the test sees exactly what reached the server's
 wire, with which credentials and in which session.
 """
 
@@ -39,6 +39,11 @@ def recording(app, path: str):
                     {
                         "authorization": authorization.decode() if authorization else None,
                         "session": session.decode() if session else None,
+                        "headers": {
+                            k.decode(): v.decode()
+                            for k, v in headers.items()
+                            if k.startswith(b"mcp-")
+                        },
                         "body": body.decode("utf-8", "replace"),
                     }
                 )

@@ -31,7 +31,7 @@ import time
 import traceback
 from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
+from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
@@ -40,6 +40,8 @@ from mcp.types import TextContent
 HERE = Path(__file__).resolve().parent
 TEXT_LIST = "is a list written as text \u2014 pass the array itself, not JSON written as text"
 TIMEOUT = 30
+# The SDK client's modes (its default is auto), and the version each must end up speaking.
+MODES = {"legacy": "2025-11-25", "auto": "2026-07-28", "2026-07-28": "2026-07-28"}
 SECRET = "Bearer e2e-header-secret"
 CLIENT_SECRET = "Bearer e2e-client-secret"
 
@@ -95,7 +97,8 @@ class Wire:
                 body = json.loads(record["body"])
                 for message in body if isinstance(body, list) else [body]:
                     out.append({"authorization": record["authorization"],
-                                "session": record["session"], "message": message})
+                                "session": record["session"], "headers": record["headers"],
+                                "message": message})
             else:
                 out.append({"authorization": None, "message": json.loads(line)})
         return out
@@ -135,7 +138,26 @@ async def check_the_rule(session: ClientSession, wire: Wire, events: list, label
     assert [event.data for event in events] == ["step 1", "step 2", "step 3"], (label, events)
 
 
-async def upstream(proxy: str, tmp: Path, server_url: str, wire: Wire):
+def check_era(session: Client, mode: str, label: str):
+    assert session.protocol_version == MODES[mode], (label, session.protocol_version)
+
+
+def check_modern_headers(records: list[dict], mode: str):
+    """In the modern era every POST the server got names no session and mirrors its body in
+    Mcp-Method (and, for a call, Mcp-Name); in the handshake era calls go in a session."""
+    calls = [r for r in records if r["message"].get("method") == "tools/call"]
+    assert calls, records
+    for r in calls:
+        if MODES[mode] == "2026-07-28":
+            assert r["session"] is None, r
+            assert r["headers"].get("mcp-method") == "tools/call", r
+            assert r["headers"].get("mcp-name") == r["message"]["params"]["name"], r
+            assert r["headers"].get("mcp-protocol-version") == "2026-07-28", r
+        else:
+            assert r["session"] is not None, r
+
+
+async def upstream(proxy: str, tmp: Path, server_url: str, wire: Wire, mode: str):
     """The SDK's stdio client → stitch-proxy --upstream → the SDK's HTTP server."""
     events = []
 
@@ -146,17 +168,18 @@ async def upstream(proxy: str, tmp: Path, server_url: str, wire: Wire):
         command=proxy,
         args=["--log", "debug", "--upstream", server_url, "--header", f"Authorization: {SECRET}"],
     )
-    stderr_path = tmp / "upstream-stderr.log"
+    stderr_path = tmp / f"upstream-{mode}-stderr.log"
     wire.records()
     start = wire.seen
     with open(stderr_path, "w", encoding="utf-8") as errlog:
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write, logging_callback=on_log) as session:
-                await asyncio.wait_for(session.initialize(), TIMEOUT)
-                await check_the_rule(session, wire, events, "--upstream")
+        async with Client(stdio_client(params, errlog=errlog), mode=mode, cache=None,
+                          logging_callback=on_log, log_level="debug") as session:
+            check_era(session, mode, "--upstream")
+            await check_the_rule(session, wire, events, f"--upstream {mode}")
     wire.seen = start
     everything = wire.records()
     assert everything and all(r["authorization"] == SECRET for r in everything), everything[:3]
+    check_modern_headers(everything, mode)
     stderr = stderr_path.read_text(encoding="utf-8")
     assert "e2e-header-secret" not in stderr, "the Authorization value reached the log"
     assert "to view refused: paths" in stderr, stderr
@@ -273,7 +296,7 @@ def post(url: str, headers: dict) -> int:
     return status
 
 
-async def http_session(url: str, wire: Wire, label: str, ready=None, headers=None):
+async def http_session(url: str, wire: Wire, label: str, mode: str, ready=None, headers=None):
     """One SDK Streamable HTTP client session through the proxy; `ready` is awaited once the
     session is up (the concurrent test checks the children there)."""
     events = []
@@ -282,19 +305,20 @@ async def http_session(url: str, wire: Wire, label: str, ready=None, headers=Non
         events.append(params)
 
     async with create_mcp_http_client(headers=headers) as client:
-        async with streamable_http_client(url, http_client=client) as (read, write):
-            async with ClientSession(read, write, logging_callback=on_log) as session:
-                await asyncio.wait_for(session.initialize(), TIMEOUT)
-                if ready is not None:
-                    await ready()
-                await check_the_rule(session, wire, events, label)
+        async with Client(streamable_http_client(url, http_client=client), mode=mode, cache=None,
+                          logging_callback=on_log, log_level="debug") as session:
+            check_era(session, mode, label)
+            if ready is not None:
+                await ready()
+            await check_the_rule(session, wire, events, label)
 
 
-async def listen(proxy: str, tmp: Path):
-    """Two SDK HTTP clients at once → stitch-proxy --listen → server.py, a child each."""
-    wire = Wire(tmp / "listen-wire.jsonl", http=False)
+async def listen(proxy: str, tmp: Path, mode: str):
+    """Two SDK HTTP clients at once → stitch-proxy --listen → server.py: in the handshake era
+    a child each; in the modern era one child serves both, each request carrying its state."""
+    wire = Wire(tmp / f"listen-{mode}-wire.jsonl", http=False)
     process, url, log = start_listen(
-        proxy, tmp, "listen", ["--", sys.executable, str(HERE / "server.py"), str(wire.path)]
+        proxy, tmp, f"listen-{mode}", ["--", sys.executable, str(HERE / "server.py"), str(wire.path)]
     )
     try:
         # DNS rebinding: refused before any MCP processing, no child started.
@@ -314,35 +338,42 @@ async def listen(proxy: str, tmp: Path):
         # Each session reads the shared log with its own position.
         await asyncio.wait_for(
             asyncio.gather(
-                http_session(url, Wire(wire.path, http=False), "--listen session 1", ready),
-                http_session(url, Wire(wire.path, http=False), "--listen session 2", ready),
+                http_session(url, Wire(wire.path, http=False), f"--listen {mode} session 1", mode, ready),
+                http_session(url, Wire(wire.path, http=False), f"--listen {mode} session 2", mode, ready),
             ),
             3 * TIMEOUT,
         )
-        assert len(seen) == 2 and all(len(set(pids)) == 2 for pids in seen), seen
-        # Each session's DELETE ended its child.
-        wait_for("no child left", lambda: children(process.pid) == [], 10)
+        modern = MODES[mode] == "2026-07-28"
+        assert len(seen) == 2 and all(len(set(pids)) == (1 if modern else 2) for pids in seen), seen
+        if not modern:
+            # Each session's DELETE ended its child.
+            wait_for("no child left", lambda: children(process.pid) == [], 10)
     finally:
         process.terminate()
         process.wait(10)
     stderr = log.read_text(encoding="utf-8")
-    assert stderr.count("session ") >= 4 and "to view refused: paths" in stderr, stderr
+    assert "to view refused: paths" in stderr, stderr
+    if MODES[mode] != "2026-07-28":
+        assert stderr.count("session ") >= 4, stderr
 
 
-async def both(proxy: str, tmp: Path, server_url: str, wire: Wire):
+async def both(proxy: str, tmp: Path, server_url: str, wire: Wire, mode: str):
     """The SDK's HTTP client → stitch-proxy --listen --upstream → the SDK's HTTP server."""
-    process, url, log = start_listen(proxy, tmp, "both", ["--upstream", server_url])
+    process, url, log = start_listen(proxy, tmp, f"both-{mode}", ["--upstream", server_url])
     try:
         wire.records()
         start = wire.seen
-        await http_session(url, wire, "HTTP on both sides", headers={"Authorization": CLIENT_SECRET})
+        await http_session(url, wire, f"HTTP on both sides {mode}", mode,
+                           headers={"Authorization": CLIENT_SECRET})
         assert post(url, {"Origin": "http://evil.example"}) == 403
     finally:
         process.terminate()
         process.wait(10)
     wire.seen = start
-    everything = [r for r in wire.records() if r["message"].get("method") == "tools/call"]
+    records = wire.records()
+    everything = [r for r in records if r["message"].get("method") == "tools/call"]
     assert everything and all(r["authorization"] == CLIENT_SECRET for r in everything), everything
+    check_modern_headers(records, mode)
     stderr = log.read_text(encoding="utf-8")
     assert "e2e-client-secret" not in stderr, "the Authorization value reached the log"
 
@@ -361,12 +392,15 @@ async def run(proxy: str) -> int:
             wait_for("the SDK's HTTP server", lambda: port_open(port) or server.poll() is not None)
             assert server.poll() is None, "the SDK's HTTP server did not start"
             server_url = f"http://127.0.0.1:{port}/mcp"
-            for name, test in [
-                ("upstream", lambda: upstream(proxy, tmp, server_url, Wire(server_wire, http=True))),
-                ("listen_two_sessions", lambda: listen(proxy, tmp)),
-                ("both_sides_http", lambda: both(proxy, tmp, server_url, Wire(server_wire, http=True))),
-                ("upstream_server_restarted", lambda: upstream_restarted(proxy, tmp)),
-            ]:
+            tests = []
+            for mode in MODES:
+                tests += [
+                    (f"[{mode}] upstream", lambda mode=mode: upstream(proxy, tmp, server_url, Wire(server_wire, http=True), mode)),
+                    (f"[{mode}] listen_two_sessions", lambda mode=mode: listen(proxy, tmp, mode)),
+                    (f"[{mode}] both_sides_http", lambda mode=mode: both(proxy, tmp, server_url, Wire(server_wire, http=True), mode)),
+                ]
+            tests.append(("[legacy] upstream_server_restarted", lambda: upstream_restarted(proxy, tmp)))
+            for name, test in tests:
                 # Each test reads the server's log from its own start.
                 try:
                     await asyncio.wait_for(test(), 4 * TIMEOUT)

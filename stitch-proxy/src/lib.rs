@@ -11,6 +11,8 @@
 //! - `message`: reading a line just far enough to route it, and the lines the proxy writes;
 //! - `era`: the handshake era and the modern one (2026-07-28), and the proxy's own requests
 //!   and answers shaped for each;
+//! - `headers`: the modern era's HTTP headers of a request (`Mcp-Method`, `Mcp-Name`,
+//!   `Mcp-Param-*` from a tool's `x-mcp-header` parameters);
 //! - `check`: a tool's schema compiled, and the verdict on a call's arguments;
 //! - `tools`: the tools the server lists;
 //! - `proxy`: the routing under one lock;
@@ -32,6 +34,7 @@
 pub mod check;
 pub mod era;
 pub mod guard;
+pub mod headers;
 pub mod listen;
 pub mod log;
 pub mod message;

@@ -180,6 +180,16 @@ impl Proxy {
         Id::own(&format!("{}{what}", self.own_prefix))
     }
 
+    /// The `x-mcp-header` parameters of `tool`, as the server listed it last.
+    pub fn header_params(&self, tool: &str) -> Vec<crate::headers::Param> {
+        self.lock()
+            .tools
+            .by_name
+            .get(tool)
+            .map(|tool| tool.params.clone())
+            .unwrap_or_default()
+    }
+
     /// One line from the client.
     pub fn client_sent(&self, line: Vec<u8>) {
         let body = message::trim_end(&line);
@@ -293,11 +303,13 @@ impl Proxy {
         let verdict = match (check, &call.arguments, std::str::from_utf8(body)) {
             // Absent or null `arguments` (no arguments) and unknown tools are the server's
             // to judge.
-            (Some(Tool { check: Some(check) }), Some(arguments), Ok(text))
-                if !matches!(arguments.kind, crate::raw::Kind::Null) =>
-            {
-                check.run(text, arguments)
-            }
+            (
+                Some(Tool {
+                    check: Some(check), ..
+                }),
+                Some(arguments),
+                Ok(text),
+            ) if !matches!(arguments.kind, crate::raw::Kind::Null) => check.run(text, arguments),
             _ => Verdict::Clean,
         };
         match verdict {

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::check::Check;
+use crate::headers::{self, Param};
 use crate::log::log;
 use crate::message::{Id, ListPage, ToolDef};
 
@@ -23,6 +24,8 @@ pub struct Listing {
 /// can read (its calls are forwarded unchecked).
 pub struct Tool {
     pub check: Option<Check>,
+    /// Its `x-mcp-header` parameters, mirrored into `Mcp-Param-*` headers over HTTP.
+    pub params: Vec<Param>,
 }
 
 /// The tools known, by name.
@@ -74,7 +77,15 @@ impl Tools {
                         }
                     },
                 };
-                (tool.name, Tool { check })
+                let params = match tool.input_schema.as_ref().map(headers::params_of) {
+                    Some(Ok(params)) => params,
+                    Some(Err(why)) => {
+                        log!(Warn, "tool {}: {why}: no Mcp-Param headers for it", tool.name);
+                        Vec::new()
+                    }
+                    None => Vec::new(),
+                };
+                (tool.name, Tool { check, params })
             })
             .collect()
     }

@@ -17,6 +17,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::{oneshot, watch};
 use tokio::task::JoinSet;
 
+use crate::headers;
 use crate::log::log;
 use crate::message::{self, Id, Message};
 use crate::proxy::{Out, Proxy, SERVER_GONE};
@@ -112,11 +113,30 @@ impl Upstream {
         if method == Method::POST {
             builder = builder.header(header::CONTENT_TYPE, "application/json");
         }
-        if let Some(session) = &opened.id {
-            builder = builder.header(SESSION, session);
-        }
-        if let Some(version) = &opened.version {
-            builder = builder.header("mcp-protocol-version", version);
+        // A modern message carries its own version and mirrors its body in headers; it
+        // belongs to no session.
+        let body_value = match method {
+            Method::POST => serde_json::from_slice::<serde_json::Value>(&body).ok(),
+            _ => None,
+        };
+        match body_value.as_ref().and_then(headers::modern) {
+            Some(modern) => {
+                let params = match modern.call {
+                    Some((tool, _)) => self.proxy.header_params(tool),
+                    None => Vec::new(),
+                };
+                for (name, value) in headers::of_modern(&modern, &params) {
+                    builder = builder.header(name, value);
+                }
+            }
+            None => {
+                if let Some(session) = &opened.id {
+                    builder = builder.header(SESSION, session);
+                }
+                if let Some(version) = &opened.version {
+                    builder = builder.header("mcp-protocol-version", version);
+                }
+            }
         }
         let mut has_authorization = false;
         for (name, value) in &self.config.headers {
@@ -236,6 +256,14 @@ impl Upstream {
         }
         if !status.is_success() {
             log!(Warn, "the upstream server answered HTTP {status}");
+            // A modern server answers what it refuses (a header mismatch, a version it does
+            // not serve, an unknown method) with a JSON-RPC error in the body: the client gets
+            // that error, for its request.
+            if let ([id], Some(error)) = (&ids[..], rpc_error(response).await) {
+                let line = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{error}}}\n", id.raw);
+                self.proxy.server_sent(line.into_bytes());
+                return false;
+            }
             let what = if status == StatusCode::NOT_FOUND && lock(&self.session).id.is_some() {
                 "the upstream server ended the session (HTTP 404)".to_owned()
             } else {
@@ -426,6 +454,28 @@ impl Upstream {
 
 const ACCEPT_POST: &str = "application/json, text/event-stream";
 const ACCEPT_GET: &str = "text/event-stream";
+
+/// The `error` member of a JSON-RPC error answer in an HTTP error's body, as JSON text.
+async fn rpc_error(response: Response<Incoming>) -> Option<String> {
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("application/json"));
+    if !json {
+        return None;
+    }
+    let body = Limited::new(response.into_body(), 64 << 10).collect().await.ok()?;
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        error: Box<serde_json::value::RawValue>,
+    }
+    let answer: Answer = serde_json::from_slice(&body.to_bytes()).ok()?;
+    // An error object has a code and a message (a client drops one without).
+    let error: serde_json::Value = serde_json::from_str(answer.error.get()).ok()?;
+    (error.get("code")?.is_i64() && error.get("message")?.is_string())
+        .then(|| answer.error.get().to_owned())
+}
 
 /// Whether an answer is an SSE stream (else it is JSON).
 fn is_event_stream(response: &Response<Incoming>) -> bool {
