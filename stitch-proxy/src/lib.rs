@@ -27,6 +27,7 @@
 //!   client (TLS: rustls with `ring`);
 //! - `upstream`: a session with a remote server, the server side of a routing (`reopen.rs`:
 //!   a session the server ended, opened again);
+//! - `remap`: the modern era's requests of many clients to one child, their ids made unique;
 //! - `session`: one `--listen` session, its server and the streams its messages go out on;
 //! - `listen`: the HTTP server and its sessions;
 //! - `remote`: the runs of the HTTP modes.
@@ -41,6 +42,7 @@ pub mod message;
 pub mod pipes;
 pub mod proxy;
 pub mod raw;
+pub mod remap;
 pub mod remote;
 pub mod rewrite;
 pub mod session;

@@ -20,6 +20,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::mpsc::UnboundedReceiver;
 
+use crate::era;
 use crate::guard::Allowed;
 use crate::log::log;
 use crate::message::{self, Message};
@@ -27,8 +28,8 @@ use crate::proxy::Options;
 use crate::session::{self, Backend, Session};
 use crate::sse;
 
-/// The protocol versions a client may name in `MCP-Protocol-Version`.
-const VERSIONS: &[&str] = &["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+#[path = "stateless.rs"]
+mod stateless;
 
 /// What the command line asks of the HTTP side.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,10 +62,12 @@ struct Server {
     backend: Backend,
     options: Options,
     sessions: Arc<Sessions>,
+    /// The modern era's one session, serving every client's stateless requests (`stateless.rs`).
+    shared: Arc<Mutex<Option<Arc<Session>>>>,
 }
 
-fn lock(sessions: &Sessions) -> MutexGuard<'_, HashMap<String, Arc<Session>>> {
-    sessions
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -83,6 +86,7 @@ pub async fn serve(
         backend,
         options,
         sessions: Arc::default(),
+        shared: Arc::default(),
     });
     tokio::spawn(reap(server.clone()));
     let stop = stopped();
@@ -116,7 +120,8 @@ pub async fn serve(
             }
         });
     }
-    let sessions: Vec<Arc<Session>> = lock(&server.sessions).values().cloned().collect();
+    let mut sessions: Vec<Arc<Session>> = lock(&server.sessions).values().cloned().collect();
+    sessions.extend(lock(&server.shared).take());
     log!(Info, "stopping: {} session(s) end", sessions.len());
     for session in &sessions {
         session.end();
@@ -167,6 +172,11 @@ async fn reap(server: Arc<Server>) {
             log!(Info, "session {} idle: ended", session.id);
             lock(&server.sessions).remove(&session.id);
             session.end();
+        }
+        let shared = lock(&server.shared).take_if(|s| s.idle_for(server.settings.idle));
+        if let Some(shared) = shared {
+            log!(Info, "the modern era's shared session is idle: ended");
+            shared.end();
         }
     }
 }
@@ -256,16 +266,30 @@ impl Server {
         if request.uri().path() != self.settings.path {
             return plain(StatusCode::NOT_FOUND, "Not Found");
         }
-        if let Some(version) = request.headers().get("mcp-protocol-version") {
-            if !VERSIONS
-                .iter()
-                .any(|known| version.as_bytes() == known.as_bytes())
-            {
+        let versions: Vec<&[u8]> = request
+            .headers()
+            .get_all("mcp-protocol-version")
+            .iter()
+            .map(HeaderValue::as_bytes)
+            .collect();
+        match versions[..] {
+            [] => {}
+            [version] => match std::str::from_utf8(version) {
+                Ok(version) if era::MODERN_VERSIONS.contains(&version) => {
+                    return self.stateless(request).await;
+                }
+                Ok(version) if era::LEGACY_VERSIONS.contains(&version) => {}
+                _ => {
+                    let requested = String::from_utf8_lossy(version).into_owned();
+                    return stateless::unsupported_version(None, &requested);
+                }
+            },
+            _ => {
                 return rpc_error(
                     StatusCode::BAD_REQUEST,
-                    -32600,
-                    "Bad Request: unsupported MCP-Protocol-Version",
-                );
+                    stateless::HEADER_MISMATCH,
+                    "Header mismatch: MCP-Protocol-Version appears more than once",
+                )
             }
         }
         match *request.method() {
@@ -304,13 +328,15 @@ impl Server {
         })
     }
 
-    async fn post(&self, request: Request<Incoming>) -> Reply {
+    /// A POST's body, once its `Accept` and `Content-Type` are checked and it fits
+    /// `--max-body`; `Err` is the answer otherwise.
+    async fn body_of(&self, request: Request<Incoming>) -> Result<Bytes, Box<Reply>> {
         if !(accepts(&request, "application/json") && accepts(&request, "text/event-stream")) {
-            return rpc_error(
+            return Err(Box::new(rpc_error(
                 StatusCode::NOT_ACCEPTABLE,
                 -32600,
                 "Not Acceptable: the client must accept application/json and text/event-stream",
-            );
+            )));
         }
         let json = request
             .headers()
@@ -322,36 +348,52 @@ impl Server {
                     .starts_with("application/json")
             });
         if !json {
-            return rpc_error(
+            return Err(Box::new(rpc_error(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 -32600,
                 "Unsupported Media Type: the body must be application/json",
-            );
+            )));
         }
-        let named = request
-            .headers()
-            .get("mcp-session-id")
-            .map(|_| self.session_of(&request));
-        let authorization = request.headers().get(header::AUTHORIZATION).cloned();
-        let body = match Limited::new(request.into_body(), self.settings.max_body)
+        match Limited::new(request.into_body(), self.settings.max_body)
             .collect()
             .await
         {
-            Ok(body) => body.to_bytes(),
+            Ok(body) => Ok(body.to_bytes()),
             Err(error)
                 if error
                     .downcast_ref::<http_body_util::LengthLimitError>()
                     .is_some() =>
             {
-                return rpc_error(StatusCode::PAYLOAD_TOO_LARGE, -32600, "Payload Too Large");
+                Err(Box::new(rpc_error(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    -32600,
+                    "Payload Too Large",
+                )))
             }
-            Err(_) => return plain(StatusCode::BAD_REQUEST, "the body could not be read"),
+            Err(_) => Err(Box::new(plain(
+                StatusCode::BAD_REQUEST,
+                "the body could not be read",
+            ))),
+        }
+    }
+
+    async fn post(&self, request: Request<Incoming>) -> Reply {
+        let named = request
+            .headers()
+            .get("mcp-session-id")
+            .map(|_| self.session_of(&request));
+        let authorization = request.headers().get(header::AUTHORIZATION).cloned();
+        let body = match self.body_of(request).await {
+            Ok(body) => body,
+            Err(reply) => return *reply,
         };
-        let line = sse::one_line(&body);
-        let parsed = message::parse_client(message::trim_end(&line));
+        // Read as it came: a body that is not JSON (a raw line feed inside a string, say) is a
+        // parse error, never made into JSON by the line it becomes.
+        let parsed = message::parse_client(message::trim_end(&body));
         if matches!(parsed, Message::Malformed) {
             return rpc_error(StatusCode::BAD_REQUEST, -32700, "Parse error");
         }
+        let line = sse::one_line(&body);
         let initialize =
             matches!(&parsed, Message::Request { method, .. } if method == "initialize");
         let asked = session::asked(message::trim_end(&line), &parsed);
@@ -392,11 +434,17 @@ impl Server {
         let id = session_id();
         let sessions = Arc::downgrade(&self.sessions);
         let key = id.clone();
-        let started = Session::start(id.clone(), &self.backend, self.options.clone(), move || {
-            if let Some(sessions) = sessions.upgrade() {
-                lock(&sessions).remove(&key);
-            }
-        });
+        let started = Session::start(
+            id.clone(),
+            &self.backend,
+            self.options.clone(),
+            false,
+            move || {
+                if let Some(sessions) = sessions.upgrade() {
+                    lock(&sessions).remove(&key);
+                }
+            },
+        );
         match started {
             Ok(session) => {
                 log!(Info, "session {id} starts");

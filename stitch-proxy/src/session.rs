@@ -22,6 +22,7 @@ use crate::log::log;
 use crate::message::{self, Id, Message};
 use crate::pipes;
 use crate::proxy::{Options, Out, Proxy};
+use crate::remap::Remap;
 use crate::sse;
 use crate::upstream::Upstream;
 use crate::upstream_client::{Config, HttpClient};
@@ -75,6 +76,8 @@ pub struct Session {
     child: Option<Arc<Mutex<Child>>>,
     last_active: Mutex<Instant>,
     ending: AtomicBool,
+    /// The modern era's shared session: requests of many clients, their ids made unique.
+    remap: Option<Mutex<Remap>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -85,10 +88,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Session {
     /// Starts a session and its server; `on_end` runs once the server side has ended.
+    /// `shared`: the modern era's session, serving the requests of every client.
     pub fn start(
         id: String,
         backend: &Backend,
         options: Options,
+        shared: bool,
         on_end: impl FnOnce() + Send + 'static,
     ) -> std::io::Result<Arc<Session>> {
         let (to_server, server_queue) = mpsc::channel();
@@ -125,6 +130,7 @@ impl Session {
             child,
             last_active: Mutex::new(Instant::now()),
             ending: AtomicBool::new(false),
+            remap: shared.then(Mutex::default),
         });
         thread::Builder::new()
             .name("list-timer".into())
@@ -151,6 +157,16 @@ impl Session {
         }
     }
 
+    /// Whether the session has ended, or its server has.
+    pub fn has_ended(&self) -> bool {
+        self.ending.load(Ordering::SeqCst) || lock(&self.router).ended
+    }
+
+    /// The `x-mcp-header` parameters of `tool`, as the session's server listed it.
+    pub fn header_params(&self, tool: &str) -> Vec<crate::headers::Param> {
+        self.proxy.header_params(tool)
+    }
+
     pub fn touch(&self) {
         *lock(&self.last_active) = Instant::now();
     }
@@ -172,8 +188,21 @@ impl Session {
 
     /// A POST's message (one line) from the client. With requests in it, the stream their
     /// answers go out on; without, `None` (the POST is answered 202).
-    pub fn post(&self, line: Vec<u8>, asked: Vec<Asked>) -> Option<UnboundedReceiver<Bytes>> {
+    pub fn post(
+        &self,
+        mut line: Vec<u8>,
+        mut asked: Vec<Asked>,
+    ) -> Option<UnboundedReceiver<Bytes>> {
         self.touch();
+        if let (Some(remap), [one]) = (&self.remap, &mut asked[..]) {
+            let body = message::trim_end(&line);
+            if let Some((changed, id, token)) =
+                lock(remap).request(body, &one.id, one.token.as_deref())
+            {
+                line = changed;
+                *one = Asked { id, token };
+            }
+        }
         let mut stream = None;
         if !asked.is_empty() {
             let (tx, rx) = unbounded_channel();
@@ -268,8 +297,50 @@ impl Session {
         router.get = None;
     }
 
+    /// One message from the routing to the clients of the shared modern session: an answer
+    /// or a progress notification with the client's own id or token back, on its request's
+    /// stream; a notification that names no request only while a single request is open (a
+    /// log line of one client's call must not reach another client); nothing else (a modern
+    /// server sends no requests).
+    fn route_shared(&self, remap: &Mutex<Remap>, line: &[u8]) {
+        let body = message::trim_end(line);
+        let mut router = lock(&self.router);
+        let (at, line) = match message::parse(body) {
+            Message::Response { id, .. } => {
+                let at = router.answer(&id);
+                (at, lock(remap).response(body, &id))
+            }
+            Message::Notification { .. } => match progress_token(body) {
+                Some(token) => (
+                    router.by_token.get(&token).copied(),
+                    lock(remap).progress(body, &token),
+                ),
+                None => {
+                    let mut open = router.streams.iter().filter(|(_, s)| !s.tx.is_closed());
+                    match (open.next(), open.next()) {
+                        (Some((&at, _)), None) => (Some(at), Some(body.to_vec())),
+                        _ => (None, None),
+                    }
+                }
+            },
+            _ => (None, None),
+        };
+        match (at, line) {
+            (Some(at), Some(line)) => {
+                router.send(at, Bytes::from(sse::message_event(&line, None)));
+            }
+            _ => log!(
+                Debug,
+                "a message of the shared session that no open request can take: dropped"
+            ),
+        }
+    }
+
     /// One message from the routing to the client.
     fn route(&self, line: Vec<u8>) {
+        if let Some(remap) = &self.remap {
+            return self.route_shared(remap, &line);
+        }
         let body = message::trim_end(&line);
         let event = Bytes::from(sse::message_event(body, None));
         let mut router = lock(&self.router);

@@ -260,7 +260,10 @@ impl Upstream {
             // not serve, an unknown method) with a JSON-RPC error in the body: the client gets
             // that error, for its request.
             if let ([id], Some(error)) = (&ids[..], rpc_error(response).await) {
-                let line = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{error}}}\n", id.raw);
+                let line = format!(
+                    "{{\"jsonrpc\":\"2.0\",\"id\":{},\"error\":{error}}}\n",
+                    id.raw
+                );
                 self.proxy.server_sent(line.into_bytes());
                 return false;
             }
@@ -465,7 +468,10 @@ async fn rpc_error(response: Response<Incoming>) -> Option<String> {
     if !json {
         return None;
     }
-    let body = Limited::new(response.into_body(), 64 << 10).collect().await.ok()?;
+    let body = Limited::new(response.into_body(), 64 << 10)
+        .collect()
+        .await
+        .ok()?;
     #[derive(serde::Deserialize)]
     struct Answer {
         error: Box<serde_json::value::RawValue>,
