@@ -105,6 +105,11 @@ impl Check {
         }
         let mut paths = Vec::new();
         let arguments = rewrite(text, node, sent, coerced, &mut paths);
+        // What the rewrite cannot write back (a string holding a lone surrogate is left as
+        // sent) leaves the call as it came: no repair to forward or to log.
+        if paths.is_empty() || arguments == text[node.span.clone()] {
+            return Verdict::Clean;
+        }
         Verdict::Repaired { arguments, paths }
     }
 }

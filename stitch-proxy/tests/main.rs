@@ -4,6 +4,7 @@
 mod support;
 
 mod forwarding;
+mod hostile;
 mod http;
 mod http_load;
 mod http_upstream;

@@ -71,6 +71,13 @@ fn tools(swapped: bool) -> Vec<Value> {
         // A `$ref` to nowhere: a schema no coercer can be compiled from.
         json!({"name": "odd", "inputSchema": {"type": "object", "properties": {
             "paths": {"$ref": "#/$defs/Missing"}}}}),
+        // Hostile schemas (tests/hostile.rs): a union that is its own member, and 30 levels
+        // of unions sharing their members (2^30 ways through).
+        json!({"name": "recursive", "inputSchema": {"type": "object",
+            "properties": {"x": {"$ref": "#/$defs/a"}},
+            "$defs": {"a": {"anyOf": [{"$ref": "#/$defs/b"}, string_list]},
+                      "b": {"oneOf": [{"$ref": "#/$defs/a"}]}}}}),
+        json!({"name": "exploding", "inputSchema": exploding()}),
     ];
     if swapped {
         tools.push(
@@ -79,6 +86,20 @@ fn tools(swapped: bool) -> Vec<Value> {
         );
     }
     tools
+}
+
+/// 30 levels, each an `anyOf` whose two members are the next level.
+fn exploding() -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..30 {
+        let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+        defs.insert(
+            format!("d{i}"),
+            json!({"anyOf": [next, {"type": "integer"}, next]}),
+        );
+    }
+    defs.insert("d30".into(), json!({"type": "array"}));
+    json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs})
 }
 
 impl Server {

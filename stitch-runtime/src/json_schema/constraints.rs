@@ -181,7 +181,7 @@ fn whole(n: Num) -> Option<i128> {
 /// derive's words (`0 is less than the minimum of 1`).
 #[inline]
 pub(super) fn check(node: &Node, value: &Value, cx: &mut Cx, at: &Path<'_>) {
-    if node.limited && !cx.is_apply() {
+    if node.limited && cx.checks_constraints() {
         broken(node, value, cx, at);
     }
 }

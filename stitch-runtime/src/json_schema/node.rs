@@ -416,6 +416,16 @@ pub(crate) enum Form {
     Untagged,
 }
 
+/// Whether node `id` names the string `text` in its `enum` or `const`: a string the schema
+/// spells out is one value, never a list written as text (R3 asks which reading was meant;
+/// the schema has said).
+pub(crate) fn names_string(nodes: &[Node], id: Id, text: &str) -> bool {
+    nodes[resolve(nodes, id)]
+        .values
+        .as_ref()
+        .is_some_and(|values| values.iter().any(|v| v.as_str() == Some(text)))
+}
+
 /// Follows `$ref`s (and one-member `allOf`s) from `id` to the node that holds the keywords.
 /// Compilation refuses a cycle of references, so this ends.
 pub(crate) fn resolve(nodes: &[Node], mut id: Id) -> Id {

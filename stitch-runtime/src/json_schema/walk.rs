@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::constraints;
 use super::message::{one_or_many_expected, reason, unknown_field, NO_MATCH};
-use super::node::{resolve, Additional, Form, Id, ListCheck, Node, Types};
+use super::node::{names_string, resolve, Additional, Form, Id, ListCheck, Node, Types};
 use crate::error::{self, Issue};
 use crate::json::text_list::{is_json_string, is_text_list};
 use crate::path::Path;
@@ -66,7 +66,11 @@ impl Walk<'_> {
                 if types.has(Types::STRING) {
                     // R3 where the position itself also takes a list (`"type": ["string",
                     // "array"]`); R2 otherwise: the string is one value.
-                    if types.has(Types::ARRAY) && !node.is_tuple() && self.array_takes(id, text) {
+                    if types.has(Types::ARRAY)
+                        && !node.is_tuple()
+                        && self.array_takes(id, text)
+                        && !names_string(self.nodes, id, text)
+                    {
                         cx.text_list(at);
                     } else if !admits(node, value) {
                         self.type_error(id, value, cx, at);

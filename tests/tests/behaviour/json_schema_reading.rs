@@ -287,3 +287,42 @@ fn unions_that_reach_themselves_or_explode_are_refused() {
         ["x".to_owned() + TEXT_LIST]
     );
 }
+
+/// A string the string member spells out in its `enum` or `const` is that one value, not a
+/// list written as text, though the array member would take the list; one it does not name
+/// is refused as before.
+#[test]
+fn a_string_the_schema_names_is_one_value() {
+    let coercer = Coercer::new(&json!({"type": "object", "properties": {
+        "mode": {"anyOf": [
+            {"type": "string", "enum": ["[\"all\"]", "some"]},
+            {"type": "array", "items": {"type": "string"}}
+        ]},
+        "pick": {"oneOf": [
+            {"const": "[1]"},
+            {"type": "array", "items": {"type": "integer"}},
+            {"type": "object"}
+        ]},
+        "both": {"type": ["string", "array"], "items": {"type": "string"}, "enum": ["[\"x\"]", ["y"]]}
+    }}))
+    .unwrap();
+    for args in [
+        json!({"mode": "[\"all\"]"}),
+        json!({"pick": "[1]"}),
+        json!({"both": "[\"x\"]"}),
+    ] {
+        assert_eq!(
+            messages(&coercer, args.clone()),
+            Vec::<String>::new(),
+            "{args}"
+        );
+    }
+    assert_eq!(
+        messages(&coercer, json!({"mode": "[\"some\"]"})),
+        ["mode".to_owned() + TEXT_LIST]
+    );
+    assert_eq!(
+        messages(&coercer, json!({"pick": "[2]"})),
+        ["pick".to_owned() + TEXT_LIST]
+    );
+}

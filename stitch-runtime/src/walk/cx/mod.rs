@@ -206,6 +206,13 @@ impl Cx {
         self.apply
     }
 
+    /// Whether a value constraint broken here is reported: not in an apply pass, nor in a
+    /// rules-only pass, which would drop it (so a pattern never runs there for nothing).
+    #[cfg(feature = "json-schema")]
+    pub(crate) fn checks_constraints(&self) -> bool {
+        !self.apply && !self.rules_only
+    }
+
     /// Sets whether numbers and booleans written as text are read (`lenient_scalars`),
     /// returning the previous setting.
     #[inline]
