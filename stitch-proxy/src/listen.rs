@@ -248,20 +248,28 @@ fn accepts(request: &Request<Incoming>, wanted: &str) -> bool {
 
 impl Server {
     async fn handle(self: Arc<Self>, request: Request<Incoming>) -> Reply {
-        // DNS rebinding: Host and Origin before anything else.
-        let host_ok = request
-            .headers()
-            .get(header::HOST)
-            .is_some_and(|host| self.settings.allowed.host(host.as_bytes()));
+        // DNS rebinding: Host and Origin before anything else, every one of them: exactly
+        // one Host, every Origin allowed, and a request target in absolute form (`POST
+        // http://host/mcp`) naming an allowed host too.
+        let allowed = &self.settings.allowed;
+        let hosts: Vec<&HeaderValue> = request.headers().get_all(header::HOST).iter().collect();
+        let host_ok = matches!(hosts[..], [host] if allowed.host(host.as_bytes()))
+            && request
+                .uri()
+                .authority()
+                .is_none_or(|target| allowed.host(target.as_str().as_bytes()));
         if !host_ok {
             log!(Info, "a request with a Host not allowed: 403");
             return plain(StatusCode::FORBIDDEN, "Forbidden: Host not allowed");
         }
-        if let Some(origin) = request.headers().get(header::ORIGIN) {
-            if !self.settings.allowed.origin(origin.as_bytes()) {
-                log!(Info, "a request with an Origin not allowed: 403");
-                return plain(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
-            }
+        let origins_ok = request
+            .headers()
+            .get_all(header::ORIGIN)
+            .iter()
+            .all(|origin| allowed.origin(origin.as_bytes()));
+        if !origins_ok {
+            log!(Info, "a request with an Origin not allowed: 403");
+            return plain(StatusCode::FORBIDDEN, "Forbidden: Origin not allowed");
         }
         if request.uri().path() != self.settings.path {
             return plain(StatusCode::NOT_FOUND, "Not Found");

@@ -67,3 +67,131 @@ fn a_recursive_or_exploding_schema_is_forwarded_unchecked() {
         "{stderr}"
     );
 }
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+
+/// Every `Host` and `Origin` is checked, not the first: a second Host, a foreign Origin behind
+/// an allowed one, a request target in absolute form naming a foreign host are refused (403)
+/// before anything starts.
+#[test]
+fn every_host_and_origin_is_checked() {
+    use std::io::{Read, Write};
+    let listen = http::Listen::fake(&[]);
+    let own = format!("Host: {}", listen.addr);
+    let with = |extra: &[(&str, &str)]| {
+        let mut headers = http::MCP.to_vec();
+        headers.extend_from_slice(extra);
+        http::request(&listen.addr, "POST", &headers, INIT.as_bytes()).status
+    };
+    let own_host = own.trim_start_matches("Host: ");
+    assert_eq!(with(&[("Host", own_host), ("Host", "evil.example")]), 403);
+    assert_eq!(with(&[("Host", "evil.example"), ("Host", own_host)]), 403);
+    assert_eq!(
+        with(&[
+            ("Origin", "http://localhost"),
+            ("Origin", "http://evil.example")
+        ]),
+        403
+    );
+    let mut stream = std::net::TcpStream::connect(&listen.addr).unwrap();
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let raw = format!(
+        "POST http://evil.example/mcp HTTP/1.1\r\n{own}\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{INIT}",
+        INIT.len()
+    );
+    stream.write_all(raw.as_bytes()).unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    assert!(listen.children().is_empty(), "nothing started");
+    // The same request from the allowed host alone is served.
+    assert_eq!(with(&[("Origin", "http://localhost")]), 200);
+}
+
+/// A body that is not JSON — a raw line feed inside a string — is a parse error, never the
+/// valid (changed) JSON its one line would be.
+#[test]
+fn an_invalid_body_is_a_parse_error() {
+    let listen = http::Listen::fake(&[]);
+    let broken = "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"a\nb\",\"version\":\"0\"}}}";
+    let reply = http::request(&listen.addr, "POST", http::MCP, broken.as_bytes());
+    assert_eq!(reply.status, 400, "{reply:?}");
+    let body: Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(body["error"]["code"], json!(-32700));
+    assert!(listen.record().is_empty());
+}
+
+fn modern_headers<'a>(method: &'a str, name: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
+    let mut headers = http::MCP.to_vec();
+    headers.push(("MCP-Protocol-Version", "2026-07-28"));
+    headers.push(("Mcp-Method", method));
+    if let Some(name) = name {
+        headers.push(("Mcp-Name", name));
+    }
+    headers
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+/// The modern era over `--listen`: headers that disagree with the body are a HeaderMismatch
+/// (-32020, HTTP 400) and reach no server; an unknown version is UnsupportedProtocolVersion
+/// (-32022) naming the versions spoken; agreeing headers are served with no session.
+#[test]
+fn modern_headers_must_agree_with_the_body() {
+    let listen = http::Listen::fake(&[]);
+    let call = |tool: &str, args: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"{tool}","arguments":{args},{META}}}}}"#
+        )
+    };
+    let code = |reply: &http::Reply| -> Value {
+        serde_json::from_slice::<Value>(&reply.body).unwrap()["error"]["code"].clone()
+    };
+    let body = call("echo", r#"{"text":"hi"}"#);
+    for headers in [
+        modern_headers("tools/call", Some("view")),
+        modern_headers("tools/list", Some("echo")),
+        modern_headers("tools/call", None),
+    ] {
+        let reply = http::request(&listen.addr, "POST", &headers, body.as_bytes());
+        assert_eq!(
+            (reply.status, code(&reply)),
+            (400, json!(-32020)),
+            "{headers:?}"
+        );
+    }
+    let mut unknown = modern_headers("tools/call", Some("echo"));
+    unknown[2] = ("MCP-Protocol-Version", "2099-01-01");
+    let reply = http::request(&listen.addr, "POST", &unknown, body.as_bytes());
+    assert_eq!((reply.status, code(&reply)), (400, json!(-32022)));
+    let answer: Value = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(answer["error"]["data"]["requested"], "2099-01-01");
+    assert!(answer["error"]["data"]["supported"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("2026-07-28")));
+    assert!(
+        listen.record().iter().all(|l| !l.contains("\"echo\"")),
+        "no disagreeing call reached the server"
+    );
+    // Agreeing: served, no session id; a text list refused as a complete modern result.
+    let ok = http::request(
+        &listen.addr,
+        "POST",
+        &modern_headers("tools/call", Some("echo")),
+        body.as_bytes(),
+    );
+    assert_eq!(ok.status, 200, "{ok:?}");
+    assert!(ok.header("mcp-session-id").is_none());
+    let refused = http::request(
+        &listen.addr,
+        "POST",
+        &modern_headers("tools/call", Some("view")),
+        call("view", r#"{"paths":"[\"a\"]"}"#).as_bytes(),
+    );
+    let events = refused.events();
+    let answer: Value = serde_json::from_str(events.last().unwrap()).unwrap();
+    assert_eq!(answer["id"], json!(5));
+    assert_eq!(answer["result"]["resultType"], "complete");
+    assert_eq!(tool_text(&answer), format!("paths {TEXT_LIST}"));
+}
