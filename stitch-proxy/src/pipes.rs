@@ -6,7 +6,7 @@
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::process::{Child, ExitStatus};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::thread;
 use std::time::Instant;
 
@@ -114,10 +114,10 @@ impl StdioClient {
                 })?;
         }
         {
-            let proxy = Arc::clone(&proxy);
+            let proxy = Arc::downgrade(&proxy);
             thread::Builder::new()
                 .name("list-timer".into())
-                .spawn(move || time_listings(&proxy, &deadlines))?;
+                .spawn(move || time_listings(proxy, &deadlines))?;
         }
         let client = StdioClient {
             proxy,
@@ -159,13 +159,18 @@ pub fn run(mut child: Child, options: Options) -> io::Result<ExitStatus> {
 }
 
 /// The timer of the proxy's own listings: each deadline, in the order the listings started
-/// (they all wait as long), ends the wait of its listing if it is still waited for.
-pub fn time_listings(proxy: &Proxy, deadlines: &Receiver<(Instant, u64)>) {
+/// (they all wait as long), ends the wait of its listing if it is still waited for. It holds
+/// the routing weakly: once the routing is gone (its session ended), so is the sender of the
+/// deadlines, and the timer ends with it.
+pub fn time_listings(proxy: Weak<Proxy>, deadlines: &Receiver<(Instant, u64)>) {
     while let Ok((deadline, generation)) = deadlines.recv() {
         let now = Instant::now();
         if deadline > now {
             thread::sleep(deadline - now);
         }
-        proxy.list_timed_out(generation);
+        match proxy.upgrade() {
+            Some(proxy) => proxy.list_timed_out(generation),
+            None => return,
+        }
     }
 }

@@ -132,9 +132,10 @@ impl Session {
             ending: AtomicBool::new(false),
             remap: shared.then(Mutex::default),
         });
+        let timed = Arc::downgrade(&proxy);
         thread::Builder::new()
             .name("list-timer".into())
-            .spawn(move || pipes::time_listings(&proxy, &deadlines))?;
+            .spawn(move || pipes::time_listings(timed, &deadlines))?;
         let routed = session.clone();
         thread::Builder::new()
             .name("to-http-client".into())

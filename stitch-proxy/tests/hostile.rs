@@ -195,3 +195,38 @@ fn modern_headers_must_agree_with_the_body() {
     assert_eq!(answer["result"]["resultType"], "complete");
     assert_eq!(tool_text(&answer), format!("paths {TEXT_LIST}"));
 }
+
+/// The threads of the proxy's process (Linux).
+fn threads(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("Threads:"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Sessions that came and went leave no thread behind: after 100 sessions opened and deleted
+/// the proxy has the threads it had after the first.
+#[test]
+fn ended_sessions_leave_no_thread() {
+    let listen = http::Listen::fake(&[]);
+    let pid = listen.child.id();
+    let cycle = || {
+        let session = http::open(&listen.addr);
+        let deleted = http::request(&listen.addr, "DELETE", &[("Mcp-Session-Id", &session)], b"");
+        assert_eq!(deleted.status, 200);
+    };
+    cycle();
+    eventually("the first session's end", || listen.children().is_empty());
+    let before = threads(pid);
+    for _ in 0..100 {
+        cycle();
+    }
+    eventually("every session's end", || listen.children().is_empty());
+    eventually("the threads of ended sessions gone", || {
+        threads(pid) <= before
+    });
+}
