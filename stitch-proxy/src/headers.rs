@@ -85,12 +85,12 @@ const SENTINEL: (&str, &str) = ("=?base64?", "?=");
 
 /// A value as a header carries it: as it is when that is safe, else in the Base64 form.
 pub fn encode(value: &str) -> String {
-    let plain = value
+    let visible = value
         .bytes()
-        .all(|b| b == b' ' || b == b'\t' || b.is_ascii_graphic())
-        && !value.starts_with([' ', '\t'])
-        && !value.ends_with([' ', '\t'])
-        && !(value.starts_with(SENTINEL.0) && value.ends_with(SENTINEL.1));
+        .all(|b| b == b' ' || b == b'\t' || b.is_ascii_graphic());
+    let padded = value.starts_with([' ', '\t']) || value.ends_with([' ', '\t']);
+    let sentinel = value.starts_with(SENTINEL.0) && value.ends_with(SENTINEL.1);
+    let plain = visible && !padded && !sentinel;
     if plain {
         value.to_owned()
     } else {

@@ -6,6 +6,7 @@
 //! The modules, each depending only on those listed before it:
 //!
 //! - `log`: the levels and the lines on standard error;
+//! - `limits`: the largest message read from any peer;
 //! - `raw`: a client's JSON with the byte range of every value, read whatever it holds;
 //! - `rewrite`: a repaired call as the client wrote it, only the repaired strings replaced;
 //! - `message`: reading a line just far enough to route it, and the lines the proxy writes;
@@ -36,6 +37,7 @@ pub mod check;
 pub mod era;
 pub mod guard;
 pub mod headers;
+pub mod limits;
 pub mod listen;
 pub mod log;
 pub mod message;

@@ -41,6 +41,10 @@ pub struct Settings {
     /// A session with no open stream and no request for this long is ended.
     pub idle: Duration,
     pub max_sessions: usize,
+    /// The most connections open at once; more wait to be accepted.
+    pub max_connections: usize,
+    /// How long a request's head, and then its body, may take to arrive.
+    pub read_timeout: Duration,
 }
 
 impl Default for Settings {
@@ -51,6 +55,8 @@ impl Default for Settings {
             max_body: 4 << 20,
             idle: Duration::from_secs(300),
             max_sessions: 100,
+            max_connections: 256,
+            read_timeout: Duration::from_secs(30),
         }
     }
 }
@@ -91,7 +97,16 @@ pub async fn serve(
     tokio::spawn(reap(server.clone()));
     let stop = stopped();
     tokio::pin!(stop);
+    let connections = Arc::new(tokio::sync::Semaphore::new(server.settings.max_connections));
     loop {
+        // At the cap, the next connection waits in the kernel's queue until one closes.
+        let permit = tokio::select! {
+            permit = connections.clone().acquire_owned() => match permit {
+                Ok(permit) => permit,
+                Err(_) => break,
+            },
+            () = &mut stop => break,
+        };
         let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
@@ -105,14 +120,16 @@ pub async fn serve(
         };
         let _ = stream.set_nodelay(true);
         let server = server.clone();
+        let read_timeout = server.settings.read_timeout;
         tokio::spawn(async move {
+            let _permit = permit;
             let service = hyper::service::service_fn(move |request| {
                 let server = server.clone();
                 async move { Ok::<_, Infallible>(server.handle(request).await) }
             });
             let served = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(Duration::from_secs(30))
+                .header_read_timeout(read_timeout)
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
             if let Err(error) = served {
@@ -362,10 +379,15 @@ impl Server {
                 "Unsupported Media Type: the body must be application/json",
             )));
         }
-        match Limited::new(request.into_body(), self.settings.max_body)
-            .collect()
-            .await
-        {
+        let body = Limited::new(request.into_body(), self.settings.max_body).collect();
+        let Ok(body) = tokio::time::timeout(self.settings.read_timeout, body).await else {
+            log!(Info, "a request body took longer than --read-timeout: 408");
+            return Err(Box::new(plain(
+                StatusCode::REQUEST_TIMEOUT,
+                "Request Timeout: the body took too long",
+            )));
+        };
+        match body {
             Ok(body) => Ok(body.to_bytes()),
             Err(error)
                 if error

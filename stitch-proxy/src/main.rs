@@ -59,6 +59,9 @@ options:
                           missing fields, bounds…), every issue at once
   --list-timeout SECONDS  how long calls wait for the server's tool list before they go on
                           unchecked (default 10)
+  --max-message BYTES     the largest message read from either side: a stdio line, an SSE
+                          event, an upstream's JSON answer (default 67108864); a longer one
+                          is dropped (a client's answered with a parse error)
 
 Streamable HTTP:
   --upstream URL          the server is the remote MCP endpoint URL (http:// or https://)
@@ -78,6 +81,9 @@ Streamable HTTP:
                           (default 300)
   --max-body BYTES        the largest request body accepted (default 4194304)
   --max-sessions N        the most sessions at once (default 100)
+  --max-connections N     the most client connections open at once (default 256); more
+                          wait to be accepted
+  --read-timeout SECONDS  how long a request's head and body may take to arrive (default 30)
 
   -h, --help              this text
   -V, --version           the version";
@@ -110,6 +116,14 @@ fn seconds(flag: &str, text: &str) -> Result<Duration, String> {
         .filter(|s| s.is_finite() && *s >= 0.0 && *s <= 1e9)
         .map(Duration::from_secs_f64)
         .ok_or_else(|| format!("{flag} takes a number of seconds, not {text:?}"))
+}
+
+/// A whole number of at least `least` given to `flag`.
+fn count(flag: &str, text: &str, least: usize) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| *n >= least)
+        .ok_or_else(|| format!("{flag} takes a whole number of at least {least}, not {text:?}"))
 }
 
 /// `--listen HOST:PORT`, or `PORT` / `:PORT` on 127.0.0.1.
@@ -162,17 +176,13 @@ fn http_option(
     } else if let Some(idle) = value_of("--session-idle", arg, args) {
         http.settings.idle = seconds("--session-idle", &idle?)?;
     } else if let Some(bytes) = value_of("--max-body", arg, args) {
-        let bytes = bytes?;
-        http.settings.max_body = bytes
-            .parse()
-            .map_err(|_| format!("--max-body takes a number of bytes, not {bytes:?}"))?;
-    } else if let Some(count) = value_of("--max-sessions", arg, args) {
-        let count = count?;
-        http.settings.max_sessions = count
-            .parse()
-            .ok()
-            .filter(|n| *n > 0)
-            .ok_or_else(|| format!("--max-sessions takes a positive number, not {count:?}"))?;
+        http.settings.max_body = count("--max-body", &bytes?, 0)?;
+    } else if let Some(n) = value_of("--max-sessions", arg, args) {
+        http.settings.max_sessions = count("--max-sessions", &n?, 1)?;
+    } else if let Some(n) = value_of("--max-connections", arg, args) {
+        http.settings.max_connections = count("--max-connections", &n?, 1)?;
+    } else if let Some(time) = value_of("--read-timeout", arg, args) {
+        http.settings.read_timeout = seconds("--read-timeout", &time?)?;
     } else {
         return Ok(false);
     }
@@ -251,6 +261,10 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
             options.list_timeout = seconds("--list-timeout", &text?)?;
             continue;
         }
+        if let Some(text) = value_of("--max-message", &arg, &mut args) {
+            options.max_message = count("--max-message", &text?, 1024)?;
+            continue;
+        }
         match arg.as_str() {
             "--refuse-invalid" => options.refuse_invalid = true,
             "-h" | "--help" => return Ok(Cli::Help),
@@ -296,6 +310,7 @@ fn main() -> ExitCode {
         }
     };
     log::set_level(level);
+    stitch_proxy::limits::set_max_message(options.max_message);
     if http.upstream.is_some() || http.listen.is_some() {
         return run_http(options, command, *http);
     }
@@ -406,12 +421,13 @@ mod tests {
             Ok(run(Level::Warn, default.clone(), &["-weird"]))
         );
         assert_eq!(
-            args("--refuse-invalid --list-timeout 2.5 -- s"),
+            args("--refuse-invalid --list-timeout 2.5 --max-message 2048 -- s"),
             Ok(run(
                 Level::Warn,
                 Options {
                     refuse_invalid: true,
-                    list_timeout: Duration::from_millis(2500)
+                    list_timeout: Duration::from_millis(2500),
+                    max_message: 2048,
                 },
                 &["s"]
             ))
@@ -482,7 +498,9 @@ mod tests {
             ("--listen 8080", "no server command"),
             ("--listen nowhere -- s", "HOST:PORT"),
             ("--path mcp --listen 1 -- s", "starting with /"),
-            ("--max-sessions 0 --listen 1 -- s", "positive"),
+            ("--max-sessions 0 --listen 1 -- s", "at least 1"),
+            ("--max-connections x --listen 1 -- s", "\"x\""),
+            ("--read-timeout -1 --listen 1 -- s", "\"-1\""),
             ("--session-idle soon --listen 1 -- s", "\"soon\""),
         ] {
             let got = args(line).unwrap_err();

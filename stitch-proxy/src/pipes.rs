@@ -10,20 +10,56 @@ use std::sync::{Arc, Weak};
 use std::thread;
 use std::time::Instant;
 
+use crate::limits;
 use crate::log::log;
 use crate::proxy::{Options, Out, Proxy};
 
-/// Reads lines until the end of `input`, handing each (line ending included) to `each`.
-pub fn read_lines(input: impl Read, side: &str, mut each: impl FnMut(Vec<u8>)) {
+/// Reads lines until the end of `input`, handing each (line ending included) to `each`. A
+/// line longer than [`limits::max_message`] is skipped to its end, never held whole, and
+/// `each` gets `None` in its place (a client's is answered with a parse error).
+pub fn read_lines(input: impl Read, side: &str, mut each: impl FnMut(Option<Vec<u8>>)) {
+    let max = limits::max_message();
     let mut reader = BufReader::with_capacity(1 << 16, input);
+    let mut line = Vec::new();
+    let mut skipping = false;
     loop {
-        let mut line = Vec::new();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => return,
-            Ok(_) => each(line),
+        let chunk = match reader.fill_buf() {
+            Ok([]) => {
+                if !line.is_empty() && !skipping {
+                    each(Some(std::mem::take(&mut line)));
+                }
+                return;
+            }
+            Ok(chunk) => chunk,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
             Err(error) => {
                 log!(Error, "reading from the {side} failed: {error}");
                 return;
+            }
+        };
+        let (taken, ended) = match memchr::memchr(b'\n', chunk) {
+            Some(at) => (at + 1, true),
+            None => (chunk.len(), false),
+        };
+        if !skipping {
+            if line.len() + taken > max + 1 {
+                log!(
+                    Warn,
+                    "a line from the {side} is longer than {max} bytes (--max-message): dropped"
+                );
+                skipping = true;
+                line = Vec::new();
+            } else {
+                line.extend_from_slice(&chunk[..taken]);
+            }
+        }
+        reader.consume(taken);
+        if ended {
+            if skipping {
+                skipping = false;
+                each(None);
+            } else {
+                each(Some(std::mem::take(&mut line)));
             }
         }
     }
@@ -108,7 +144,10 @@ impl StdioClient {
             thread::Builder::new()
                 .name("from-client".into())
                 .spawn(move || {
-                    read_lines(io::stdin().lock(), "client", |line| proxy.client_sent(line));
+                    read_lines(io::stdin().lock(), "client", |line| match line {
+                        Some(line) => proxy.client_sent(line),
+                        None => proxy.client_sent_too_long(),
+                    });
                     log!(Debug, "the client closed its output");
                     proxy.client_closed();
                 })?;
@@ -150,7 +189,11 @@ pub fn run(mut child: Child, options: Options) -> io::Result<ExitStatus> {
             });
             // Dropping the pipe here closes the server's standard input.
         })?;
-    read_lines(server_out, "server", |line| client.proxy.server_sent(line));
+    read_lines(server_out, "server", |line| {
+        if let Some(line) = line {
+            client.proxy.server_sent(line);
+        }
+    });
     client.proxy.server_closed();
     let status = child.wait()?;
     log!(Info, "the server exited: {status}");

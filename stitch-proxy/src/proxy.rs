@@ -34,6 +34,8 @@ pub struct Options {
     /// `--list-timeout`: how long calls wait for the proxy's own `tools/list` before they go
     /// on unchecked.
     pub list_timeout: Duration,
+    /// `--max-message`: the largest message read from any peer ([`crate::limits`]).
+    pub max_message: usize,
 }
 
 impl Default for Options {
@@ -41,6 +43,7 @@ impl Default for Options {
         Options {
             refuse_invalid: false,
             list_timeout: Duration::from_secs(10),
+            max_message: crate::limits::DEFAULT_MAX_MESSAGE,
         }
     }
 }
@@ -56,6 +59,8 @@ pub enum Out {
 /// A client line held back until the tool schemas are known, or the end of the client's input.
 enum Held {
     Line(Vec<u8>),
+    /// A line too long to read, answered with a parse error in its turn.
+    TooLong,
     End,
 }
 
@@ -200,6 +205,21 @@ impl Proxy {
         let message = message::parse_client(body);
         let mut state = self.lock();
         self.route_client(&mut state, line, message);
+    }
+
+    /// A line from the client longer than `--max-message`, dropped unread: answered with a
+    /// parse error (its id is not known), in its place among the client's lines.
+    pub fn client_sent_too_long(&self) {
+        let mut state = self.lock();
+        if !state.held.is_empty() {
+            state.held.push_back(Held::TooLong);
+            return;
+        }
+        self.to_client(message::error_line(
+            None,
+            PARSE_ERROR,
+            "Parse error: the message is longer than the proxy reads (--max-message)",
+        ));
     }
 
     /// The client closed its side: the server's input is closed after whatever is held.
@@ -532,6 +552,11 @@ impl Proxy {
         for item in held {
             match item {
                 Held::Line(line) => self.client_line(state, line),
+                Held::TooLong => self.to_client(message::error_line(
+                    None,
+                    PARSE_ERROR,
+                    "Parse error: the message is longer than the proxy reads (--max-message)",
+                )),
                 Held::End => {
                     let _ = self.to_server.send(Out::End);
                 }

@@ -15,8 +15,7 @@ use hyper::{Method, Response, StatusCode};
 use tokio::sync::oneshot;
 
 use super::{
-    is_event_stream, lock, read_events, version_of, Answer, Opened, Upstream, ACCEPT_POST,
-    MAX_ANSWER, SESSION,
+    is_event_stream, lock, read_events, version_of, Answer, Opened, Upstream, ACCEPT_POST, SESSION,
 };
 use crate::log::log;
 use crate::message::{self, Id, Message};
@@ -155,7 +154,7 @@ impl Upstream {
             let mut reader = sse::Reader::default();
             read_events(response.into_body(), &mut reader, &mut each).await;
         } else {
-            let body = Limited::new(response.into_body(), MAX_ANSWER)
+            let body = Limited::new(response.into_body(), crate::limits::max_message())
                 .collect()
                 .await
                 .map_err(|error| format!("its answer could not be read ({error})"))?;

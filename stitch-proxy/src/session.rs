@@ -544,7 +544,11 @@ fn start_child(
     thread::Builder::new()
         .name("from-server".into())
         .spawn(move || {
-            pipes::read_lines(stdout, "server", |line| proxy.server_sent(line));
+            pipes::read_lines(stdout, "server", |line| {
+                if let Some(line) = line {
+                    proxy.server_sent(line);
+                }
+            });
             proxy.server_closed();
             let deadline = Instant::now() + GRACE;
             loop {

@@ -25,13 +25,12 @@ pub struct Reader {
     pub retry: Option<u64>,
 }
 
-/// A line longer than this (one message) ends the stream's reading: 64 MiB.
-pub const MAX_LINE: usize = 64 << 20;
-
 impl Reader {
-    /// Feeds `chunk`; each complete event goes to `each`. `Err` when a line exceeds
-    /// [`MAX_LINE`].
+    /// Feeds `chunk`; each complete event goes to `each`. `Err` when a line, or an event's
+    /// data, exceeds `--max-message` ([`crate::limits::max_message`]): the stream is not read
+    /// further, and nothing of that size is held.
     pub fn feed(&mut self, chunk: &[u8], mut each: impl FnMut(Event)) -> Result<(), String> {
+        let max = crate::limits::max_message();
         for &byte in chunk {
             match byte {
                 b'\n' if self.after_cr => self.after_cr = false,
@@ -39,11 +38,16 @@ impl Reader {
                     self.after_cr = byte == b'\r';
                     let line = std::mem::take(&mut self.line);
                     self.line_ended(&line, &mut each);
+                    if self.event.data.len() > max {
+                        return Err(format!("an event longer than {max} bytes (--max-message)"));
+                    }
                 }
                 _ => {
                     self.after_cr = false;
-                    if self.line.len() >= MAX_LINE {
-                        return Err(format!("an event line longer than {MAX_LINE} bytes"));
+                    if self.line.len() >= max {
+                        return Err(format!(
+                            "an event line longer than {max} bytes (--max-message)"
+                        ));
                     }
                     self.line.push(byte);
                 }

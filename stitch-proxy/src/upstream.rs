@@ -27,8 +27,6 @@ use crate::upstream_client::{describe, Config, HttpClient};
 #[path = "reopen.rs"]
 mod reopen;
 
-/// The largest JSON answer read from the server: 64 MiB.
-const MAX_ANSWER: usize = 64 << 20;
 /// How long a POST's answer may take to start before the next line goes out anyway (a server
 /// that answers with JSON only once the call is done must not hold the others back).
 const HEAD_WAIT: Duration = Duration::from_secs(1);
@@ -290,7 +288,10 @@ impl Upstream {
             .await;
             self.resume(reader, &mut waiting, initialize).await;
         } else {
-            match Limited::new(body, MAX_ANSWER).collect().await {
+            match Limited::new(body, crate::limits::max_message())
+                .collect()
+                .await
+            {
                 Ok(collected) => {
                     self.deliver(&collected.to_bytes(), &mut waiting, initialize);
                 }

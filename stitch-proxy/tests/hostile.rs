@@ -1,6 +1,8 @@
 //! The proxy against hostile peers (issue #32's review): each finding, tried as an attacker
 //! would, over real pipes.
 
+use std::io::Write;
+
 use serde_json::{json, Value};
 
 use crate::support::*;
@@ -229,4 +231,123 @@ fn ended_sessions_leave_no_thread() {
     eventually("the threads of ended sessions gone", || {
         threads(pid) <= before
     });
+}
+
+/// A client line longer than `--max-message` is dropped unread and answered with a parse
+/// error; the lines after it are served as usual.
+#[test]
+fn an_overlong_line_is_dropped_and_answered() {
+    let mut s = Session::start(&["--max-message", "16384"], &[]);
+    s.initialize();
+    let long = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"echo","arguments":{{"text":"{}"}}}}}}"#,
+        "x".repeat(20_000)
+    );
+    s.send(&long);
+    let answer = s.recv();
+    assert_eq!(answer["error"]["code"], json!(-32700), "{answer}");
+    assert_eq!(answer["id"], Value::Null);
+    let later = s.call(2, "echo", json!({"text": "after"}));
+    assert_eq!(tool_text(&later), r#"echo {"text":"after"}"#);
+    assert!(calls(&s.record()).iter().all(|c| c["id"] != json!(1)));
+    let (_, stderr) = s.finish();
+    assert!(stderr.contains("longer than 16384 bytes"), "{stderr}");
+}
+
+/// An SSE event from the `--upstream` server longer than `--max-message` is not read whole:
+/// the call it carried gets an error answer, and the proxy goes on.
+#[test]
+fn an_overlong_event_is_not_held() {
+    use crate::support::upstream::{self as up, Reply};
+    let served = up::serve(None, |seen| {
+        let message = seen.message();
+        match message["method"].as_str() {
+            Some("tools/call") if message["params"]["name"] == "big" => {
+                let id = message["id"].clone();
+                Reply::Stream(Box::new(move |out| {
+                    let _ = out.write_all(up::sse_head(None).as_bytes());
+                    let _ = out.write_all(b"event: message\n");
+                    // 1 MiB of data lines, never ended: past the limit of 64 KiB.
+                    let line = format!("data: {}\n", " ".repeat(1023));
+                    for _ in 0..1024 {
+                        if out.write_all(line.as_bytes()).is_err() {
+                            return;
+                        }
+                    }
+                    let _ = out.write_all(
+                        format!("data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{}}}}\n\n")
+                            .as_bytes(),
+                    );
+                }))
+            }
+            Some("tools/call") => up::json(
+                None,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":{},"result":{{"content":[]}}}}"#,
+                    message["id"]
+                ),
+            ),
+            Some("tools/list") => up::json(
+                None,
+                &format!(
+                    r#"{{"jsonrpc":"2.0","id":{},"result":{{"tools":[]}}}}"#,
+                    message["id"]
+                ),
+            ),
+            _ => up::status(202, "Accepted"),
+        }
+    });
+    let url = format!("http://{}/mcp", served.addr);
+    let mut proxy = up::Stdio2Http::start(&["--max-message", "65536", "--upstream", &url]);
+    proxy.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+    let _ = proxy.recv_json();
+    proxy.send(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"big","arguments":{}}}"#,
+    );
+    let answer = proxy.recv_json();
+    assert_eq!(answer["id"], json!(2));
+    assert!(answer["error"]["message"].is_string(), "{answer}");
+    proxy.send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"small","arguments":{}}}"#);
+    let answer = proxy.recv_json();
+    assert_eq!(answer["id"], json!(3));
+    assert!(answer["result"].is_object(), "{answer}");
+    let stderr = proxy.finish();
+    assert!(stderr.contains("longer than 65536 bytes"), "{stderr}");
+}
+
+/// Slow clients cannot hold `--listen`: a request head or body that does not arrive within
+/// `--read-timeout` closes its connection (408 for a body), and with `--max-connections`
+/// taken by silent clients, a new client is served once they are cut off.
+#[test]
+fn slow_clients_are_cut_off() {
+    use std::io::Read;
+    use std::net::TcpStream;
+    let listen = http::Listen::fake(&["--read-timeout", "0.5", "--max-connections", "2"]);
+    let silent: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&listen.addr).unwrap();
+            stream.set_read_timeout(Some(WAIT)).unwrap();
+            stream.write_all(b"POST /mcp HTTP/1.1\r\nHost: ").unwrap();
+            stream
+        })
+        .collect();
+    // A third client waits for a place, and gets one once the silent ones are cut off.
+    let reply = http::request(&listen.addr, "POST", http::MCP, INIT.as_bytes());
+    assert_eq!(reply.status, 200, "{reply:?}");
+    for mut stream in silent {
+        let mut rest = Vec::new();
+        // Closed by the proxy (whatever it wrote before closing).
+        let _ = stream.read_to_end(&mut rest);
+    }
+    // A body that stops coming: 408.
+    let mut stream = TcpStream::connect(&listen.addr).unwrap();
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{{\"jsonrpc\"",
+        listen.addr
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut answer = String::new();
+    let _ = stream.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
 }
