@@ -30,6 +30,7 @@ pub fn with_member(line: &[u8], path: &[&str], raw: &str) -> Option<Vec<u8>> {
 }
 
 const TOKEN: [&str; 3] = ["params", "_meta", "progressToken"];
+const SUBSCRIPTION: [&str; 3] = ["params", "_meta", "io.modelcontextprotocol/subscriptionId"];
 const PROGRESS: [&str; 2] = ["params", "progressToken"];
 
 /// The ids and tokens given out and not answered yet.
@@ -77,6 +78,20 @@ impl Remap {
         with_member(line, &["id"], &client.raw)
     }
 
+    /// A notification of a `subscriptions/listen` stream (its `_meta` names the listen
+    /// request's id): the proxy's id of that request, and the line with the client's id back.
+    pub fn subscription(&self, line: &[u8]) -> Option<(Id, Vec<u8>)> {
+        let text = std::str::from_utf8(line).ok()?;
+        let root = raw::parse(text)?;
+        let mut at = &root;
+        for key in SUBSCRIPTION {
+            at = at.get(key)?;
+        }
+        let own = Id::of_text(&text[at.span.clone()]);
+        let (client, _) = self.ids.get(&own.key)?;
+        Some((own.clone(), with_member(line, &SUBSCRIPTION, &client.raw)?))
+    }
+
     /// A progress notification from the child: its line with the client's token back.
     pub fn progress(&self, line: &[u8], token: &str) -> Option<Vec<u8>> {
         let client = self.tokens.get(token)?;
@@ -110,6 +125,14 @@ mod tests {
         assert_eq!(
             remap.response(answer, &b_id).unwrap(),
             br#"{"jsonrpc":"2.0","id":1,"result":{}}"#
+        );
+        // A subscription's notification names the listen request: the client's id comes back.
+        let note = br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"stitch-proxy-c1"}}}"#;
+        let (own, back) = remap.subscription(note).unwrap();
+        assert_eq!(own, a_id);
+        assert_eq!(
+            back,
+            br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#
         );
         // Answered once: a second answer with that id is no one's.
         assert!(remap.response(answer, &b_id).is_none());

@@ -316,6 +316,13 @@ impl Session {
                     router.by_token.get(&token).copied(),
                     lock(remap).progress(body, &token),
                 ),
+                None if body.windows(14).any(|w| w == b"subscriptionId") => {
+                    match lock(remap).subscription(body) {
+                        // The stream of the listen request, which waits for its answer.
+                        Some((own, line)) => (router.waiting_on(&own), Some(line)),
+                        None => (None, None),
+                    }
+                }
                 None => {
                     let mut open = router.streams.iter().filter(|(_, s)| !s.tx.is_closed());
                     match (open.next(), open.next()) {
@@ -383,6 +390,11 @@ impl Session {
 }
 
 impl Router {
+    /// The stream a request `id` still waits on (nothing is taken: its answer is to come).
+    fn waiting_on(&self, id: &Id) -> Option<u64> {
+        self.by_id.get(&id.key)?.front().copied()
+    }
+
     /// The stream an answer to `id` goes on (it then waits for one answer fewer).
     fn answer(&mut self, id: &Id) -> Option<u64> {
         let queue = self.by_id.get_mut(&id.key)?;

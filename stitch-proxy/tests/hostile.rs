@@ -351,3 +351,82 @@ fn slow_clients_are_cut_off() {
     let _ = stream.read_to_string(&mut answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
 }
+
+/// The modern era's `subscriptions/listen` through `--listen`'s shared session: the stream
+/// stays open on its POST, its acknowledgment and the server's `tools/list_changed` come on it
+/// with the client's own id as the subscription id, and the proxy learns the new list (a
+/// call of another client is judged by the tool's new schema).
+#[test]
+fn a_subscription_gets_its_notifications_and_refreshes_the_schemas() {
+    use std::io::{BufRead, BufReader};
+    let listen = http::Listen::fake(&[]);
+    let mut stream = std::net::TcpStream::connect(&listen.addr).unwrap();
+    stream.set_read_timeout(Some(WAIT)).unwrap();
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":"L1","method":"subscriptions/listen","params":{{"notifications":{{"toolsListChanged":true}},{META}}}}}"#
+    );
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: subscriptions/listen\r\nContent-Length: {}\r\n\r\n{body}",
+        listen.addr,
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut events = BufReader::new(stream);
+    let mut next_data = || loop {
+        let mut line = String::new();
+        assert!(events.read_line(&mut line).unwrap() > 0, "the stream ended");
+        if let Some(data) = line.strip_prefix("data: ") {
+            return serde_json::from_str::<Value>(data.trim_end()).unwrap();
+        }
+    };
+    let ack = next_data();
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    assert_eq!(
+        ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "L1"
+    );
+    let call = |id: u32, tool: &str, args: &str| {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args},{META}}}}}"#
+        );
+        http::request(
+            &listen.addr,
+            "POST",
+            &modern_headers("tools/call", Some(tool)),
+            body.as_bytes(),
+        )
+    };
+    // Before the change `tags` is a list: JSON text is repaired.
+    let before = call(1, "tag", r#"{"tags":"[\"t\"]"}"#);
+    assert!(
+        before
+            .events()
+            .last()
+            .unwrap()
+            .contains(r#"tag {\"tags\":[\"t\"]}"#),
+        "{before:?}"
+    );
+    assert_eq!(call(2, "swap", "{}").status, 200);
+    let changed = next_data();
+    assert_eq!(
+        changed["method"], "notifications/tools/list_changed",
+        "{changed}"
+    );
+    assert_eq!(
+        changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "L1"
+    );
+    // After it `tags` is a plain string: the same text reaches the server as it was sent.
+    let after = call(3, "tag", r#"{"tags":"[\"t\"]"}"#);
+    assert!(
+        after
+            .events()
+            .last()
+            .unwrap()
+            .contains(r#"tag {\"tags\":\"[\\\"t\\\"]\"}"#),
+        "{after:?}"
+    );
+}

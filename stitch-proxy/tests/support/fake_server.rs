@@ -32,6 +32,8 @@ struct Server {
     swapped: bool,
     /// Lines read while waiting for the client's answer to a sampling request.
     backlog: VecDeque<String>,
+    /// The id of an open `subscriptions/listen`.
+    listening: Option<Value>,
 }
 
 fn tools(swapped: bool) -> Vec<Value> {
@@ -183,6 +185,16 @@ impl Server {
             "tools/list" if self.never_list => return None,
             "tools/list" => Ok(self.list(&params)),
             "tools/call" => self.call(&params, input),
+            // The modern era's subscription: acknowledged, then list changes go to it (its
+            // answer never comes: the stream stays open).
+            "subscriptions/listen" => {
+                self.send(&json!({"jsonrpc": "2.0",
+                    "method": "notifications/subscriptions/acknowledged",
+                    "params": {"_meta": {"io.modelcontextprotocol/subscriptionId": id},
+                        "notifications": {"toolsListChanged": true}}}));
+                self.listening = Some(id);
+                return None;
+            }
             _ => Err((-32601, "Method not found")),
         };
         Some(match result {
@@ -249,8 +261,13 @@ impl Server {
             }
             "swap" => {
                 self.swapped = true;
-                self.send(&json!({"jsonrpc": "2.0",
-                    "method": "notifications/tools/list_changed"}));
+                let mut note =
+                    json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"});
+                if let Some(id) = &self.listening {
+                    note["params"] =
+                        json!({"_meta": {"io.modelcontextprotocol/subscriptionId": id}});
+                }
+                self.send(&note);
                 "swapped".into()
             }
             "garbage" => {
@@ -304,6 +321,7 @@ fn main() {
         never_list: false,
         swapped: false,
         backlog: VecDeque::new(),
+        listening: None,
     };
     let mut exit_code = 0;
     while let Some(arg) = args.next() {
