@@ -5,7 +5,8 @@
 //! line starting with `S` being one the server sends (without the `S`), any other one the
 //! client's. What must hold, line by line:
 //!
-//! - nothing panics, and every line the proxy writes is one line (one `\n`, at its end);
+//! - nothing panics, and every line the proxy writes is one line (one `\n`, at its end, and
+//!   no `\r`): nothing a client writes inside a string becomes a message of its own;
 //! - a client line is forwarded to the server, or answered, or (blank) dropped — a request
 //!   (an id and a method) gets exactly one of the two, a notification is forwarded;
 //! - a `tools/call` to a listed tool whose arguments the rules neither refuse nor repair
@@ -47,8 +48,12 @@ fn drain(queue: &Receiver<Out>) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// One line of a newline-delimited stream: one `\n`, at its end, and no carriage return a
+/// reader could take for a line end (a JSON line holds neither raw: nothing is smuggled).
 fn one_line(line: &[u8]) -> bool {
-    line.last() == Some(&b'\n') && line.iter().filter(|b| **b == b'\n').count() == 1
+    line.last() == Some(&b'\n')
+        && line.iter().filter(|b| **b == b'\n').count() == 1
+        && !line.contains(&b'\r')
 }
 
 fn is_json(line: &[u8]) -> bool {

@@ -154,6 +154,10 @@ pub const LINES: &[&str] = &[
     r#"S{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#,
     r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4}}"#,
     r#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"tag","arguments":[[[[[[[[[[1]]]]]]]]]]}}"#,
+    // A pretty-printed list written as text, a message inside it: repaired on one line.
+    r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"tag","arguments":{"tags":"[\n\t\"a\",\r\n {\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"x\"}\n]"}}}"#,
+    // The modern era: the envelope in `_meta`, the proxy's own list and answers in its era.
+    r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"view","arguments":{"paths":"[\"a\"]"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
     "not json {",
     "",
     "  
