@@ -164,19 +164,13 @@ impl Proxy {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn to_server(&self, mut line: Vec<u8>) {
-        if line.last() != Some(&b'\n') {
-            line.push(b'\n');
-        }
+    fn to_server(&self, line: Vec<u8>) {
         // A send fails only once the writer has stopped; the line has nowhere to go then.
-        let _ = self.to_server.send(Out::Line(line));
+        let _ = self.to_server.send(Out::Line(one_line(line)));
     }
 
-    fn to_client(&self, mut line: Vec<u8>) {
-        if line.last() != Some(&b'\n') {
-            line.push(b'\n');
-        }
-        let _ = self.to_client.send(Out::Line(line));
+    fn to_client(&self, line: Vec<u8>) {
+        let _ = self.to_client.send(Out::Line(one_line(line)));
     }
 
     /// An id for a request the proxy makes outside the routing (`--upstream`'s repeated
@@ -608,6 +602,25 @@ impl Proxy {
             state.known = true;
         }
     }
+}
+
+/// A line as it goes out: ended by one `\n`, and holding no carriage return another reader
+/// could take for a line end (a CRLF ending becomes `\n`; a raw CR inside, which valid JSON
+/// holds only as white space, becomes a space).
+fn one_line(mut line: Vec<u8>) -> Vec<u8> {
+    if line.last() == Some(&b'\n') {
+        line.pop();
+    }
+    if line.last() == Some(&b'\r') {
+        line.pop();
+    }
+    if memchr::memchr(b'\r', &line).is_some() {
+        for byte in line.iter_mut().filter(|b| **b == b'\r') {
+            *byte = b' ';
+        }
+    }
+    line.push(b'\n');
+    line
 }
 
 /// The positions of a verdict, for the log: paths only, never values.
