@@ -47,7 +47,8 @@ usage: stitch-proxy [options] -- <server command> [args…]
        stitch-proxy [options] --listen HOST:PORT [--path /mcp] -- <server command> [args…]
        stitch-proxy [options] --listen HOST:PORT --upstream URL [--header \"Name: value\"]…
 
-Runs the MCP server <server command> and speaks MCP over stdio in front of it. Each tools/call
+Runs the MCP server <server command> and speaks MCP over stdio in front of it, in both eras
+(the initialize handshake, and 2026-07-28's per-request envelope). Each tools/call
 is checked against the tool's inputSchema: a list written as JSON text where a string is also
 accepted is refused by name (a tool result with isError, the server never sees the call); JSON
 text where no string is expected is repaired (only those strings change in the call's bytes);
@@ -70,10 +71,11 @@ Streamable HTTP:
   --ca-file PATH          also trust the certificates of this PEM file (a private CA, a
                           self-signed server) for an https:// upstream, besides the Mozilla
                           roots
-  --listen HOST:PORT      serve MCP clients over HTTP at http://HOST:PORT/mcp, each session
-                          with its own server process (or its own --upstream session);
-                          PORT alone binds 127.0.0.1; plain HTTP, its streams not
-                          resumable (no event ids)
+  --listen HOST:PORT      serve MCP clients over HTTP at http://HOST:PORT/mcp: each
+                          handshake-era session with its own server process (or its own
+                          --upstream session), every modern (2026-07-28) request through
+                          one shared one; PORT alone binds 127.0.0.1; plain HTTP, its
+                          streams not resumable (no event ids)
   --path /PATH            the endpoint's path (default /mcp)
   --allow-host NAME       also accept requests whose Host or Origin names NAME (repeat for
                           more; default: localhost, 127.0.0.1 and ::1 only; * for any)
