@@ -5,7 +5,9 @@
 # and an error (not a hang) when the server dies mid-call. Then test_http.py does the same over
 # Streamable HTTP in each topology (http_server.py is the SDK's HTTP server with server.py's
 # tools), with two concurrent sessions, the Authorization header, Host/Origin refused, and a
-# server restarted mid-session (the proxy opens a new session, unseen by the client).
+# server restarted mid-session (the proxy opens a new session, unseen by the client). Every
+# test runs in the SDK Client's three modes (legacy, auto, 2026-07-28). Last, test_rmcp.py
+# puts an rmcp server (examples/mcp-server) behind the proxy, in the same three modes.
 #
 #   stitch-proxy/e2e/run.sh
 #
@@ -19,11 +21,14 @@ cd "$root"
 
 source "$root/examples/mcp-server/e2e/venv.sh"
 
-echo "== cargo build -p stitch-proxy"
-cargo build --quiet --locked -p stitch-proxy
+echo "== cargo build -p stitch-proxy -p stitch-mcp-server"
+cargo build --quiet --locked -p stitch-proxy -p stitch-mcp-server
 
 echo "== the Python MCP SDK ($MCP_VERSION) on both sides of stitch-proxy"
 "$venv/bin/python" "$here/test_e2e.py" "$target_dir/debug/stitch-proxy"
 
 echo "== over Streamable HTTP: --upstream, --listen (two sessions), both (the SDK's HTTP client and server)"
 "$venv/bin/python" "$here/test_http.py" "$target_dir/debug/stitch-proxy"
+
+echo "== the Python MCP SDK in front of an rmcp server (examples/mcp-server), through the proxy"
+"$venv/bin/python" "$here/test_rmcp.py" "$target_dir/debug/stitch-proxy" "$target_dir/debug/stitch-mcp-server" "$root/examples/data/files"
