@@ -16,8 +16,10 @@
 //!   `Mcp-Param-*` from a tool's `x-mcp-header` parameters);
 //! - `check`: a tool's schema compiled, and the verdict on a call's arguments;
 //! - `tools`: the tools the server lists;
-//! - `proxy`: the routing under one lock;
-//! - `pipes`: the threads of a run;
+//! - `routing`: the routing's decisions, sans IO (`listing.rs`: its own `tools/list`);
+//! - `proxy`: the routing driven: its lock, the writers' queues with their backpressure, its
+//!   timers;
+//! - `pipes`: the reader and writer tasks of newline-delimited streams, and the stdio run;
 //! - `signal` (Unix): signals passed on to the server, and its death by one passed back;
 //!
 //! and, for Streamable HTTP (`--upstream`, `--listen`):
@@ -31,7 +33,7 @@
 //! - `remap`: the modern era's requests of many clients to one child, their ids made unique;
 //! - `session`: one `--listen` session, its server and the streams its messages go out on;
 //! - `listen`: the HTTP server and its sessions;
-//! - `remote`: the runs of the HTTP modes.
+//! - `runs`: the runs of every mode, each on one runtime.
 
 pub mod check;
 pub mod era;
@@ -45,8 +47,9 @@ pub mod pipes;
 pub mod proxy;
 pub mod raw;
 pub mod remap;
-pub mod remote;
 pub mod rewrite;
+pub mod routing;
+pub mod runs;
 pub mod session;
 #[cfg(unix)]
 pub mod signal;

@@ -19,15 +19,14 @@
 //! schema rejects it).
 
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::time::Duration;
 
 use stitch_proxy::listen::Settings;
-use stitch_proxy::remote;
+use stitch_proxy::runs;
 use stitch_proxy::upstream_client::Config;
 
 use stitch_proxy::log::{self, Level};
-use stitch_proxy::pipes;
 use stitch_proxy::proxy::Options;
 #[cfg(unix)]
 use stitch_proxy::signal;
@@ -317,14 +316,8 @@ fn main() -> ExitCode {
         return run_http(options, command, *http);
     }
 
-    let child = Command::new(&command[0])
-        .args(&command[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn();
-    let child = match child {
-        Ok(child) => child,
+    match runs::stdio(&command, options) {
+        Ok(status) => exit_like(status),
         Err(error) => {
             log!(Error, "cannot start {:?}: {error}", command[0]);
             // The shells' codes: 127 for a command not found, 126 for one that cannot run.
@@ -333,18 +326,7 @@ fn main() -> ExitCode {
             } else {
                 126
             };
-            return ExitCode::from(code);
-        }
-    };
-    log!(Info, "started {:?} (pid {})", command.join(" "), child.id());
-    #[cfg(unix)]
-    signal::forward_to(child.id());
-
-    match pipes::run(child, options) {
-        Ok(status) => exit_like(status),
-        Err(error) => {
-            log!(Error, "{error}");
-            ExitCode::FAILURE
+            ExitCode::from(code)
         }
     }
 }
@@ -354,12 +336,12 @@ fn run_http(options: Options, command: Vec<String>, http: Http) -> ExitCode {
     let ran = match (http.listen, http.upstream) {
         (Some(address), upstream) => {
             let server = match upstream {
-                Some(config) => remote::Server::Upstream(config),
-                None => remote::Server::Command(command),
+                Some(config) => runs::Server::Upstream(config),
+                None => runs::Server::Command(command),
             };
-            remote::listen(address, http.settings, server, options)
+            runs::listen(address, http.settings, server, options)
         }
-        (None, Some(config)) => remote::stdio_to_upstream(config, options),
+        (None, Some(config)) => runs::stdio_to_upstream(config, options),
         (None, None) => Err(std::io::Error::other("neither --listen nor --upstream")),
     };
     match ran {

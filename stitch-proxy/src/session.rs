@@ -6,22 +6,21 @@
 //! waits (a bounded backlog) for the next GET stream.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::Notify;
 
 use crate::log::log;
 use crate::message::{self, Id, Message};
-use crate::pipes;
-use crate::proxy::{Options, Out, Proxy};
+use crate::pipes::{self, Side};
+use crate::proxy::{queue, Options, Out, Proxy, Writes};
 use crate::remap::Remap;
 use crate::sse;
 use crate::upstream::Upstream;
@@ -73,7 +72,8 @@ pub struct Session {
     proxy: Arc<Proxy>,
     router: Mutex<Router>,
     upstream: Option<Arc<Upstream>>,
-    child: Option<Arc<Mutex<Child>>>,
+    /// A child server's kill switch, pulled [`GRACE`] after its input is closed.
+    kill: Option<Arc<Notify>>,
     last_active: Mutex<Instant>,
     ending: AtomicBool,
     /// The modern era's shared session: requests of many clients, their ids made unique.
@@ -96,56 +96,41 @@ impl Session {
         shared: bool,
         on_end: impl FnOnce() + Send + 'static,
     ) -> std::io::Result<Arc<Session>> {
-        let (to_server, server_queue) = mpsc::channel();
-        let (to_client, client_queue) = mpsc::channel();
-        let (timer, deadlines) = mpsc::channel();
-        let proxy = Arc::new(Proxy::new(
-            to_server,
-            to_client.clone(),
-            options,
-            Some(timer),
-        ));
-        let (child, upstream) = match backend {
-            Backend::Command(command) => {
-                let child = start_child(command, &proxy, server_queue, to_client.clone())?;
-                (Some(child), None)
-            }
+        let (to_server, server_queue) = queue();
+        let (to_client, mut client_queue) = queue();
+        let proxy = Proxy::new(options, to_server, to_client);
+        let (kill, upstream) = match backend {
+            Backend::Command(command) => (Some(start_child(command, &proxy, server_queue)?), None),
             Backend::Upstream(client, config) => {
                 let upstream = Upstream::new(client.clone(), config.clone(), proxy.clone());
-                let lines = bridge(server_queue)?;
-                let run = upstream.clone().run(lines);
-                let to_client = to_client.clone();
+                let run = upstream.clone().run(server_queue);
+                let ended = proxy.clone();
                 tokio::spawn(async move {
                     run.await;
-                    let _ = to_client.send(Out::End);
+                    ended.end_client();
                 });
                 (None, Some(upstream))
             }
         };
         let session = Arc::new(Session {
             id,
-            proxy: proxy.clone(),
+            proxy,
             router: Mutex::new(Router::default()),
             upstream,
-            child,
+            kill,
             last_active: Mutex::new(Instant::now()),
             ending: AtomicBool::new(false),
             remap: shared.then(Mutex::default),
         });
-        let timed = Arc::downgrade(&proxy);
-        thread::Builder::new()
-            .name("list-timer".into())
-            .spawn(move || pipes::time_listings(timed, &deadlines))?;
         let routed = session.clone();
-        thread::Builder::new()
-            .name("to-http-client".into())
-            .spawn(move || {
-                while let Ok(Out::Line(line)) = client_queue.recv() {
-                    routed.route(line);
-                }
-                routed.ended();
-                on_end();
-            })?;
+        tokio::spawn(async move {
+            while let Some(Out::Line(line)) = client_queue.recv().await {
+                client_queue.written(line.len());
+                routed.route(line);
+            }
+            routed.ended();
+            on_end();
+        });
         Ok(session)
     }
 
@@ -268,23 +253,11 @@ impl Session {
         }
         log!(Info, "session {} ends", self.id);
         self.proxy.client_closed();
-        if let Some(child) = self.child.clone() {
-            let spawned = thread::Builder::new()
-                .name("child-grace".into())
-                .spawn(move || {
-                    let deadline = Instant::now() + GRACE;
-                    while Instant::now() < deadline {
-                        if !matches!(lock(&child).try_wait(), Ok(None)) {
-                            return;
-                        }
-                        thread::sleep(Duration::from_millis(20));
-                    }
-                    log!(Info, "the server did not exit within {GRACE:?}: killed");
-                    let _ = lock(&child).kill();
-                });
-            if let Err(error) = spawned {
-                log!(Warn, "cannot time the server's exit: {error}");
-            }
+        if let Some(kill) = self.kill.clone() {
+            tokio::spawn(async move {
+                tokio::time::sleep(GRACE).await;
+                kill.notify_one();
+            });
         }
     }
 
@@ -522,82 +495,62 @@ pub fn asked(body: &[u8], message: &Message) -> Vec<Asked> {
     }
 }
 
-/// Starts the child, its writer and its reader; the reader reaps it and ends the routing.
+/// Starts the child, its writer and its reader (tasks); the reader reaps it and ends the
+/// routing. Returns its kill switch: pulled, a child still running is killed.
 fn start_child(
     command: &[String],
     proxy: &Arc<Proxy>,
-    server_queue: Receiver<Out>,
-    to_client: mpsc::Sender<Out>,
-) -> std::io::Result<Arc<Mutex<Child>>> {
+    server_queue: Writes,
+) -> std::io::Result<Arc<Notify>> {
     let Some((program, args)) = command.split_first() else {
         return Err(std::io::Error::other("no server command"));
     };
-    let mut child = Command::new(program)
+    let mut child = tokio::process::Command::new(program)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
+        .kill_on_drop(true)
         .spawn()?;
-    log!(Info, "started {:?} (pid {})", command.join(" "), child.id());
+    log!(
+        Info,
+        "started {:?} (pid {})",
+        command.join(" "),
+        child.id().unwrap_or(0)
+    );
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-        let _ = child.kill();
         return Err(std::io::Error::other("the server's pipes are missing"));
     };
-    let child = Arc::new(Mutex::new(child));
-    thread::Builder::new()
-        .name("to-server".into())
-        .spawn(move || {
-            pipes::write_lines(stdin, server_queue, |error| {
-                log!(Warn, "writing to the server failed: {error}");
-            });
-        })?;
-    let reaped = child.clone();
+    tokio::spawn(pipes::write_lines(stdin, server_queue, |error| {
+        log!(Warn, "writing to the server failed: {error}");
+    }));
+    let kill = Arc::new(Notify::new());
+    let pulled = kill.clone();
     let proxy = proxy.clone();
-    thread::Builder::new()
-        .name("from-server".into())
-        .spawn(move || {
-            pipes::read_lines(stdout, "server", |line| {
-                if let Some(line) = line {
-                    proxy.server_sent(line);
-                }
-            });
-            proxy.server_closed();
-            let deadline = Instant::now() + GRACE;
-            loop {
-                match lock(&reaped).try_wait() {
-                    Ok(None) if Instant::now() >= deadline => {
-                        log!(
-                            Info,
-                            "the server closed its output but did not exit: killed"
-                        );
-                        let _ = lock(&reaped).kill();
-                    }
-                    Ok(None) => {}
-                    Ok(Some(status)) => {
-                        log!(Info, "the server exited: {status}");
-                        break;
-                    }
-                    Err(_) => break,
-                }
-                thread::sleep(Duration::from_millis(20));
+    tokio::spawn(async move {
+        let reading = pipes::read_lines(stdout, Side::Server, &proxy);
+        tokio::pin!(reading);
+        tokio::select! {
+            () = &mut reading => {}
+            () = pulled.notified() => {
+                log!(Info, "the server did not exit within {GRACE:?}: killed");
+                let _ = child.start_kill();
+                reading.await;
             }
-            let _ = to_client.send(Out::End);
-        })?;
-    Ok(child)
-}
-
-/// The routing's lines to the server, moved from its channel to an async one.
-pub fn bridge(queue: Receiver<Out>) -> std::io::Result<UnboundedReceiver<Out>> {
-    let (tx, rx) = unbounded_channel();
-    thread::Builder::new()
-        .name("to-upstream".into())
-        .spawn(move || {
-            while let Ok(out) = queue.recv() {
-                let end = matches!(out, Out::End);
-                if tx.send(out).is_err() || end {
-                    return;
-                }
+        }
+        proxy.server_closed();
+        match tokio::time::timeout(GRACE, child.wait()).await {
+            Ok(Ok(status)) => log!(Info, "the server exited: {status}"),
+            Ok(Err(_)) => {}
+            Err(_) => {
+                log!(
+                    Info,
+                    "the server closed its output but did not exit: killed"
+                );
+                let _ = child.kill().await;
             }
-        })?;
-    Ok(rx)
+        }
+        proxy.end_client();
+    });
+    Ok(kill)
 }

@@ -13,14 +13,13 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
-use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::sync::{oneshot, watch};
 use tokio::task::JoinSet;
 
 use crate::headers;
 use crate::log::log;
 use crate::message::{self, Id, Message};
-use crate::proxy::{Out, Proxy, SERVER_GONE};
+use crate::proxy::{Out, Proxy, Writes, SERVER_GONE};
 use crate::sse;
 use crate::upstream_client::{describe, Config, HttpClient};
 
@@ -154,10 +153,11 @@ impl Upstream {
     /// Runs the session until the routing ends its lines (`Out::End`); then waits a little
     /// for the answers under way, ends the session with a `DELETE`, and answers every request
     /// still pending with an error.
-    pub async fn run(self: Arc<Self>, mut lines: UnboundedReceiver<Out>) {
+    pub async fn run(self: Arc<Self>, mut lines: Writes) {
         let mut posts = JoinSet::new();
         let mut listener: Option<tokio::task::JoinHandle<()>> = None;
         while let Some(Out::Line(line)) = lines.recv().await {
+            lines.written(line.len());
             let started = self.clone().post(line, &mut posts).await;
             if started && listener.is_none() {
                 listener = Some(tokio::spawn(self.clone().listen()));

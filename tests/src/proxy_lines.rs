@@ -15,10 +15,8 @@
 //! - a forwarded line is JSON whenever the client's was, and an answer the proxy writes is
 //!   JSON.
 
-use std::sync::mpsc::{self, Receiver};
-
 use serde_json::{json, Value};
-use stitch_proxy::proxy::{Options, Out, Proxy};
+use stitch_proxy::routing::{Core, Options};
 use stitch_runtime::json_schema::Coercer;
 
 use crate::checks::Outcome;
@@ -36,16 +34,6 @@ fn tools() -> Value {
         {"name": "open", "inputSchema": {"type": "object",
             "patternProperties": {"^x-": strings}, "additionalProperties": false}}
     ])
-}
-
-fn drain(queue: &Receiver<Out>) -> Vec<Vec<u8>> {
-    queue
-        .try_iter()
-        .filter_map(|out| match out {
-            Out::Line(line) => Some(line),
-            Out::End => None,
-        })
-        .collect()
 }
 
 /// One line of a newline-delimited stream: one `\n`, at its end, and no carriage return a
@@ -78,10 +66,12 @@ fn read(line: &[u8]) -> Option<(bool, bool, Option<Call>)> {
     Some((object.contains_key("id"), method == Some(true), call))
 }
 
-/// Answers the proxy's own `tools/list` requests in `server`'s queue with the same tools.
-fn answer_own_lists(proxy: &Proxy, server: &Receiver<Out>) {
+/// Answers the proxy's own `tools/list` requests among `server` (lines the proxy sent the
+/// server) with the same tools, until it asks no more; returns what it sent the client.
+fn answer_own_lists(proxy: &mut Core, mut server: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    let mut to_client = Vec::new();
     loop {
-        let own: Vec<Value> = drain(server)
+        let own: Vec<Value> = server
             .iter()
             .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
             .filter(|m| {
@@ -92,12 +82,16 @@ fn answer_own_lists(proxy: &Proxy, server: &Receiver<Out>) {
             })
             .collect();
         if own.is_empty() {
-            return;
+            return to_client;
         }
+        server = Vec::new();
         for request in own {
             let answer =
                 json!({"jsonrpc": "2.0", "id": request["id"], "result": {"tools": tools()}});
             proxy.server_sent(answer.to_string().into_bytes());
+            let (more, client) = proxy.take_lines();
+            server.extend(more);
+            to_client.extend(client);
         }
     }
 }
@@ -113,14 +107,11 @@ pub fn proxy_input(data: &[u8]) -> Outcome {
         refuse_invalid: mode & 1 == 1,
         ..Options::default()
     };
-    let (to_server, server) = mpsc::channel();
-    let (to_client, client) = mpsc::channel();
-    let proxy = Proxy::new(to_server, to_client, options.clone(), None);
+    let mut proxy = Core::new(options.clone());
     proxy.client_sent(br#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#.to_vec());
     let listed = json!({"jsonrpc": "2.0", "id": "l", "result": {"tools": tools()}});
     proxy.server_sent(listed.to_string().into_bytes());
-    drain(&server);
-    drain(&client);
+    proxy.take_lines();
     let coercers: Vec<(String, Coercer)> = tools()
         .as_array()
         .unwrap()
@@ -142,18 +133,18 @@ pub fn proxy_input(data: &[u8]) -> Outcome {
             rest.push(b'\n');
             tools_changed |= rest.windows(7).any(|w| w == b"\"tools\"");
             proxy.server_sent(rest);
-            for out in drain(&client) {
+            let (server, mut client) = proxy.take_lines();
+            // `notifications/tools/list_changed`: the proxy asks again; the server answers.
+            client.extend(answer_own_lists(&mut proxy, server));
+            for out in client {
                 if !one_line(&out) {
                     return Err(format!("a server line became {out:?}"));
                 }
             }
-            // `notifications/tools/list_changed`: the proxy asks again; the server answers.
-            answer_own_lists(&proxy, &server);
             continue;
         }
         proxy.client_sent(sent.clone());
-        let forwarded = drain(&server);
-        let answered = drain(&client);
+        let (forwarded, answered) = proxy.take_lines();
         for out in forwarded.iter().chain(&answered) {
             if !one_line(out) {
                 return Err(format!("{line:?} became {out:?}"));

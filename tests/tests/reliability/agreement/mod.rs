@@ -332,32 +332,27 @@ fn spaced(value: &Value) -> String {
 /// routing in its default mode, checked against the coercer's `coerce_rules_only`: untouched
 /// (byte for byte), repaired (the repaired value), or refused (nothing).
 fn forwarded(schema: &Value, args: &Value) -> Result<(), String> {
-    use std::sync::mpsc;
-    use stitch_proxy::proxy::{Options, Out, Proxy};
+    use stitch_proxy::routing::{Core, Options};
 
     let coercer = Coercer::new(schema).map_err(|e| e.to_string())?;
     let mut expected = args.clone();
     let verdict = coercer.coerce_rules_only(&mut expected);
     for text in [args.to_string(), spaced(args)] {
-        let (to_server, server) = mpsc::channel();
-        let (to_client, client) = mpsc::channel();
-        let proxy = Proxy::new(to_server, to_client, Options::default(), None);
+        let mut proxy = Core::new(Options::default());
         proxy.client_sent(br#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#.to_vec());
         let tools = serde_json::json!({"jsonrpc": "2.0", "id": "l",
             "result": {"tools": [{"name": "t", "inputSchema": schema}]}});
         proxy.server_sent(tools.to_string().into_bytes());
-        let _ = server.try_iter().count();
-        let _ = client.try_iter().count();
+        proxy.take_lines();
         let line = format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","arguments":{text}}}}}"#
         );
         proxy.client_sent(line.clone().into_bytes());
-        let reached: Vec<String> = server
-            .try_iter()
-            .map(|out| match out {
-                Out::Line(bytes) => String::from_utf8(bytes).unwrap(),
-                Out::End => "END".into(),
-            })
+        let reached: Vec<String> = proxy
+            .take_lines()
+            .0
+            .into_iter()
+            .map(|bytes| String::from_utf8(bytes).unwrap())
             .collect();
         match (&verdict, reached.as_slice()) {
             (Ok(()), [got]) if expected == *args => {

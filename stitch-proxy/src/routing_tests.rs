@@ -1,30 +1,39 @@
-//! The routing's own tests (src/proxy.rs), in process.
+//! The routing's own tests (src/routing.rs): lines in, actions out, no IO.
 
 use super::*;
-use std::sync::mpsc::{self, Receiver};
 
-fn lines(queue: &Receiver<Out>) -> Vec<String> {
-    queue
-        .try_iter()
-        .map(|out| match out {
-            Out::Line(line) => String::from_utf8(line).unwrap(),
-            Out::End => "END".into(),
-        })
-        .collect()
+/// What the core asked to send to the server and to the client since the last look.
+#[derive(Default)]
+struct Sides {
+    server: Vec<String>,
+    client: Vec<String>,
+}
+
+fn take(core: &mut Core) -> Sides {
+    let mut sides = Sides::default();
+    for action in core.take_actions() {
+        match action {
+            Action::ToServer(line) => sides.server.push(String::from_utf8(line).unwrap()),
+            Action::ToClient(line) => sides.client.push(String::from_utf8(line).unwrap()),
+            Action::EndServer => sides.server.push("END".into()),
+            Action::Timer(..) => {}
+        }
+    }
+    sides
 }
 
 #[test]
 fn answers_to_the_servers_requests_never_wait_behind_a_held_call() {
-    let (to_server, server) = mpsc::channel();
-    let (to_client, client) = mpsc::channel();
-    let proxy = Proxy::new(to_server, to_client, Options::default(), None);
+    let mut proxy = Core::new(Options::default());
     proxy.client_sent(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":"[1]"}}}"#.to_vec());
     proxy.client_sent(br#"{"jsonrpc":"2.0","method":"notifications/x"}"#.to_vec());
     proxy.client_sent(br#"{"jsonrpc":"2.0","id":"s1","result":{}}"#.to_vec());
     proxy.client_closed();
     // The proxy's own list request, then the answer to the server's request; the call
     // and the notification wait.
-    let sent = lines(&server);
+    let first = take(&mut proxy);
+    assert!(first.client.is_empty(), "{:?}", first.client);
+    let sent = first.server;
     assert_eq!(sent.len(), 2, "{sent:?}");
     assert!(sent[0].contains(r#""method":"tools/list""#), "{sent:?}");
     assert_eq!(
@@ -37,9 +46,10 @@ fn answers_to_the_servers_requests_never_wait_behind_a_held_call() {
         own_id["id"]
     );
     proxy.server_sent(answer.into_bytes());
+    let released = take(&mut proxy);
     // Released in order: the repaired call, the notification, then the end of input.
     assert_eq!(
-        lines(&server),
+        released.server,
         [
             "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{\"x\":[1]}}}\n",
             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n",
@@ -47,23 +57,21 @@ fn answers_to_the_servers_requests_never_wait_behind_a_held_call() {
         ]
     );
     // The answer to the proxy's own request never reached the client.
-    assert!(lines(&client).is_empty());
+    assert!(released.client.is_empty());
 }
 
 /// A modern call (the envelope in `params._meta`): the proxy's own listing carries the
 /// envelope at the call's version, and the refusal is a complete modern result.
 #[test]
 fn a_modern_call_is_listed_and_refused_in_its_era() {
-    let (to_server, server) = mpsc::channel();
-    let (to_client, client) = mpsc::channel();
-    let proxy = Proxy::new(to_server, to_client, Options::default(), None);
+    let mut proxy = Core::new(Options::default());
     let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-a-b-01"}"#;
     proxy.client_sent(
         format!(r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#)
             .into_bytes(),
     );
     proxy.client_sent(format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"v","arguments":{{"paths":"[\"a.png\"]"}},{meta}}}}}"#).into_bytes());
-    let sent = lines(&server);
+    let sent = take(&mut proxy).server;
     assert_eq!(sent.len(), 2, "{sent:?}");
     assert!(sent[0].contains("server/discover"), "forwarded as it came");
     let own: serde_json::Value = serde_json::from_str(&sent[1]).unwrap();
@@ -77,11 +85,12 @@ fn a_modern_call_is_listed_and_refused_in_its_era() {
         own["id"]
     );
     proxy.server_sent(answer.into_bytes());
+    let sides = take(&mut proxy);
     assert!(
-        lines(&server).is_empty(),
+        sides.server.is_empty(),
         "the refused call never reaches the server"
     );
-    let answered = lines(&client);
+    let answered = sides.client;
     assert_eq!(answered.len(), 1, "{answered:?}");
     let refusal: serde_json::Value = serde_json::from_str(&answered[0]).unwrap();
     assert_eq!(refusal["id"], 2);
@@ -93,7 +102,7 @@ fn a_modern_call_is_listed_and_refused_in_its_era() {
     );
     // A legacy call after it is refused in its own era.
     proxy.client_sent(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"v","arguments":{"paths":"[\"b\"]"}}}"#.to_vec());
-    let legacy: serde_json::Value = serde_json::from_str(&lines(&client)[0]).unwrap();
+    let legacy: serde_json::Value = serde_json::from_str(&take(&mut proxy).client[0]).unwrap();
     assert_eq!(legacy["id"], 3);
     assert!(legacy["result"].get("resultType").is_none(), "{legacy}");
 }
