@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use super::{Action, Core, Held, MAX_PAGES, PARSE_ERROR};
+use super::{Action, Core, Held, MAX_PAGES};
 use crate::era;
 use crate::log::log;
 use crate::message::{self, Id};
@@ -120,11 +120,7 @@ impl Core {
         for item in held {
             match item {
                 Held::Line(line) => self.client_line(line),
-                Held::TooLong => self.send_client(message::error_line(
-                    None,
-                    PARSE_ERROR,
-                    "Parse error: the message is longer than the proxy reads (--max-message)",
-                )),
+                Held::TooLong => self.client_sent_too_long(),
                 Held::End => {
                     self.out.push(Action::EndServer);
                 }
