@@ -5,10 +5,14 @@
 //! standard streams, the server a child's pipes.
 
 use std::io;
+use std::pin::Pin;
 use std::process::ExitStatus;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
+use tokio::io::{
+    AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter, ReadBuf,
+};
 use tokio::process::Child;
 
 use crate::limits;
@@ -142,30 +146,84 @@ pub async fn write_lines(
 }
 
 /// The client's side of a run on this process's standard streams, whatever the server is:
-/// the routing, a task writing to the client and one reading from it. Returns the routing,
-/// the server's queue (what the routing sends the server) and the writer's task.
+/// the routing, a writer to the client and a reader from it. Returns the routing, the
+/// server's queue (what the routing sends the server) and the writer's end.
+///
+/// This process's own standard input and output are blocking pipes that an async runtime can
+/// only serve from threads (tokio's `stdin()` hands every read to its blocking pool and back):
+/// here one thread reads and one writes, each running the same reader and writer as the
+/// other side's tasks, so a call crosses no thread more than it must. They are the process's,
+/// not a session's: `--listen` starts none.
 pub fn stdio_client(
     options: Options,
     gone: &'static str,
-) -> (Arc<Proxy>, Writes, tokio::task::JoinHandle<()>) {
+) -> (Arc<Proxy>, Writes, tokio::sync::oneshot::Receiver<()>) {
     let (to_server, server_queue) = queue();
     let (to_client, client_queue) = queue();
     let proxy = Proxy::new(options, to_server.clone(), to_client);
-    let writer = tokio::spawn(write_lines(
-        tokio::io::stdout(),
-        client_queue,
-        move |error| {
-            log!(Info, "writing to the client failed ({error}): {gone}");
-            to_server.push(Out::End);
-        },
-    ));
+    let runtime = tokio::runtime::Handle::current();
+    let (written, writer) = tokio::sync::oneshot::channel();
+    let on_runtime = runtime.clone();
+    let spawned = std::thread::Builder::new()
+        .name("to-client".into())
+        .spawn(move || {
+            on_runtime.block_on(write_lines(
+                Blocking(io::stdout()),
+                client_queue,
+                move |error| {
+                    log!(Info, "writing to the client failed ({error}): {gone}");
+                    to_server.push(Out::End);
+                },
+            ));
+            let _ = written.send(());
+        });
     let reading = proxy.clone();
-    tokio::spawn(async move {
-        read_lines(tokio::io::stdin(), Side::Client, &reading).await;
-        log!(Debug, "the client closed its output");
-        reading.client_closed();
+    let spawned = spawned.and_then(|_| {
+        std::thread::Builder::new()
+            .name("from-client".into())
+            .spawn(move || {
+                runtime.block_on(read_lines(Blocking(io::stdin()), Side::Client, &reading));
+                log!(Debug, "the client closed its output");
+                reading.client_closed();
+            })
     });
+    if let Err(error) = spawned {
+        log!(Error, "cannot start the client's reader or writer: {error}");
+        proxy.client_closed();
+    }
     (proxy, server_queue, writer)
+}
+
+/// A blocking reader or writer, for a thread of its own: each poll does the IO at once.
+struct Blocking<T>(T);
+
+impl<R: io::Read + Unpin> AsyncRead for Blocking<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let read = self.get_mut().0.read(buf.initialize_unfilled());
+        Poll::Ready(read.map(|n| buf.advance(n)))
+    }
+}
+
+impl<W: io::Write + Unpin> AsyncWrite for Blocking<W> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        bytes: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Poll::Ready(self.get_mut().0.write(bytes))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(self.get_mut().0.flush())
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Poll::Ready(self.get_mut().0.flush())
+    }
 }
 
 /// Runs the proxy between this process's standard streams and `child` (spawned with piped
