@@ -106,3 +106,39 @@ fn a_modern_call_is_listed_and_refused_in_its_era() {
     assert_eq!(legacy["id"], 3);
     assert!(legacy["result"].get("resultType").is_none(), "{legacy}");
 }
+
+/// A modern server's `input_required` result reaches the client as it came, and the retry
+/// that carries `inputResponses` is judged like any call.
+#[test]
+fn an_input_required_round_trip_passes_and_its_retry_is_checked() {
+    let mut proxy = Core::new(Options::default());
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"traceparent":"00-ab-cd-01"}"#;
+    proxy.client_sent(
+        format!(r#"{{"jsonrpc":"2.0","id":"l","method":"tools/list","params":{{{meta}}}}}"#)
+            .into_bytes(),
+    );
+    proxy.server_sent(br#"{"jsonrpc":"2.0","id":"l","result":{"resultType":"complete","ttlMs":60000,"cacheScope":"public","tools":[{"name":"v","inputSchema":{"type":"object","properties":{"paths":{"anyOf":[{"type":"string"},{"type":"array","items":{"type":"string"}}]}}}}]}}"#.to_vec());
+    let listed = take(&mut proxy).client;
+    assert!(
+        listed[0].contains(r#""ttlMs":60000,"cacheScope":"public""#),
+        "{listed:?}"
+    );
+    let call = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"v","arguments":{{"paths":"a.png"}},{meta}}}}}"#
+    );
+    proxy.client_sent(call.clone().into_bytes());
+    assert_eq!(
+        take(&mut proxy).server,
+        [format!("{call}\n")],
+        "forwarded as it came, traceparent included"
+    );
+    let interim = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"ask":{"method":"elicitation/create","params":{"message":"which?"}}},"requestState":"s1"}}"#;
+    proxy.server_sent(interim.as_bytes().to_vec());
+    assert_eq!(take(&mut proxy).client, [format!("{interim}\n")]);
+    proxy.client_sent(format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"v","arguments":{{"paths":"[\"a\"]"}},"inputResponses":{{"ask":{{"action":"accept"}}}},"requestState":"s1",{meta}}}}}"#).into_bytes());
+    let sides = take(&mut proxy);
+    assert!(sides.server.is_empty(), "{:?}", sides.server);
+    let refusal: serde_json::Value = serde_json::from_str(&sides.client[0]).unwrap();
+    assert_eq!(refusal["id"], 2);
+    assert_eq!(refusal["result"]["resultType"], "complete");
+}

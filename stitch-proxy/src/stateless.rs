@@ -233,3 +233,76 @@ impl Server {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, HeaderValue::from_static(value));
+        }
+        map
+    }
+
+    /// A tool's `Mcp-Param-*` headers agree with its arguments, decoded from Base64 where
+    /// sent so; missing, different, extra or repeated ones are a mismatch.
+    #[test]
+    fn param_headers_must_match_the_arguments() {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "sql", "arguments": {"region": "é u", "n": 42},
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+        let modern = headers::modern(&body).unwrap();
+        let params = vec![
+            headers::Param {
+                token: "Region".into(),
+                path: vec!["region".into()],
+            },
+            headers::Param {
+                token: "N".into(),
+                path: vec!["n".into()],
+            },
+        ];
+        let base = [
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/call"),
+            ("mcp-name", "sql"),
+        ];
+        let with = |extra: &[(&'static str, &'static str)]| {
+            let mut all = base.to_vec();
+            all.extend_from_slice(extra);
+            agree(&headers(&all), &modern, &params)
+        };
+        assert_eq!(
+            with(&[
+                ("mcp-param-region", "=?base64?w6kgdQ==?="),
+                ("mcp-param-n", "42")
+            ]),
+            Ok(())
+        );
+        assert!(with(&[("mcp-param-n", "42")])
+            .unwrap_err()
+            .contains("Region is missing"));
+        assert!(with(&[("mcp-param-region", "eu"), ("mcp-param-n", "42")])
+            .unwrap_err()
+            .contains("does not match"));
+        assert!(with(&[
+            ("mcp-param-region", "=?base64?w6kgdQ==?="),
+            ("mcp-param-n", "42"),
+            ("mcp-param-n", "42")
+        ])
+        .unwrap_err()
+        .contains("more than once"));
+        // An argument left out may not be sent as a header.
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "sql", "arguments": {"n": 42},
+            "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+        let modern = headers::modern(&body).unwrap();
+        let mut all = base.to_vec();
+        all.extend_from_slice(&[("mcp-param-region", "x"), ("mcp-param-n", "42")]);
+        assert!(agree(&headers(&all), &modern, &params)
+            .unwrap_err()
+            .contains("argument is absent"));
+    }
+}
