@@ -226,6 +226,28 @@ impl<W: io::Write + Unpin> AsyncWrite for Blocking<W> {
     }
 }
 
+/// Starts the server `command` (program and arguments) with its standard input and output
+/// piped to the proxy and its standard error the proxy's; killed if its handle is dropped.
+pub fn spawn_server(command: &[String]) -> io::Result<Child> {
+    let Some((program, args)) = command.split_first() else {
+        return Err(io::Error::other("no server command"));
+    };
+    let child = tokio::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()?;
+    log!(
+        Info,
+        "started {:?} (pid {})",
+        command.join(" "),
+        child.id().unwrap_or(0)
+    );
+    Ok(child)
+}
+
 /// Runs the proxy between this process's standard streams and `child` (spawned with piped
 /// standard input and output) until the server's output ends; returns how the server exited.
 /// When the client closes its side, the server's standard input is closed (after any held

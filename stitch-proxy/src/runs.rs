@@ -4,11 +4,9 @@
 
 use std::io;
 use std::net::SocketAddr;
-use std::process::Stdio;
 use std::sync::Arc;
 
 use crate::listen::{self, Settings};
-use crate::log::log;
 use crate::pipes;
 use crate::proxy::Options;
 use crate::session::Backend;
@@ -37,16 +35,9 @@ fn on_runtime<T>(run: impl std::future::Future<Output = io::Result<T>>) -> io::R
 /// streams; returns how the server exited (`Err` when it could not be started).
 pub fn stdio(command: &[String], options: Options) -> io::Result<std::process::ExitStatus> {
     on_runtime(async {
-        let child = tokio::process::Command::new(&command[0])
-            .args(&command[1..])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()?;
-        let pid = child.id().unwrap_or(0);
-        log!(Info, "started {:?} (pid {pid})", command.join(" "));
+        let child = pipes::spawn_server(command)?;
         #[cfg(unix)]
-        crate::signal::forward_to(pid);
+        crate::signal::forward_to(child.id().unwrap_or(0));
         pipes::run(child, options).await
     })
 }

@@ -6,7 +6,6 @@
 //! waits (a bounded backlog) for the next GET stream.
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -502,22 +501,7 @@ fn start_child(
     proxy: &Arc<Proxy>,
     server_queue: Writes,
 ) -> std::io::Result<Arc<Notify>> {
-    let Some((program, args)) = command.split_first() else {
-        return Err(std::io::Error::other("no server command"));
-    };
-    let mut child = tokio::process::Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()?;
-    log!(
-        Info,
-        "started {:?} (pid {})",
-        command.join(" "),
-        child.id().unwrap_or(0)
-    );
+    let mut child = pipes::spawn_server(command)?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(std::io::Error::other("the server's pipes are missing"));
     };
