@@ -107,9 +107,8 @@ impl Core {
                     listing.tools.len(),
                     listing.pages
                 );
-                self.tools.replace(listing.tools);
-                self.known = true;
-                self.release();
+                // Known once compiled: calls wait for it (`Core::compiled`).
+                self.compile(listing.tools, true, Some(listing.generation));
             }
         }
     }
@@ -128,10 +127,12 @@ impl Core {
         }
     }
 
-    /// Learns from a `tools/list` page the client asked for.
+    /// Learns from a `tools/list` page the client asked for: a complete single-page list
+    /// replaces what is known, and makes the tools known if no listing of the proxy's is
+    /// under way; any other page adds its tools.
     pub(super) fn learn_client_page(&mut self, page: message::ListPage, later_page: bool) {
-        if self.tools.learn_client_page(page, later_page) && self.listing.is_none() {
-            self.known = true;
-        }
+        let complete = !later_page && page.next_cursor.is_none();
+        let completes = complete.then_some(self.listings);
+        self.compile(page.tools, complete, completes);
     }
 }

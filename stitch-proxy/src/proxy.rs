@@ -136,18 +136,46 @@ impl Proxy {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Runs `decide` on the core and carries out what it decided, in order.
+    /// Runs `decide` on the core and carries out what it decided, in order; compile jobs
+    /// start once the lock is let go.
     fn run(&self, decide: impl FnOnce(&mut Core)) {
-        let mut core = self.lock();
-        decide(&mut core);
-        for action in core.take_actions() {
-            match action {
-                Action::ToServer(line) => self.to_server.push(Out::Line(line)),
-                Action::ToClient(line) => self.to_client.push(Out::Line(line)),
-                Action::EndServer => self.to_server.push(Out::End),
-                Action::Timer(at, generation) => self.time(at, generation),
+        let mut jobs = Vec::new();
+        {
+            let mut core = self.lock();
+            decide(&mut core);
+            for action in core.take_actions() {
+                match action {
+                    Action::ToServer(line) => self.to_server.push(Out::Line(line)),
+                    Action::ToClient(line) => self.to_client.push(Out::Line(line)),
+                    Action::EndServer => self.to_server.push(Out::End),
+                    Action::Timer(at, generation) => self.time(at, generation),
+                    Action::Compile(job) => jobs.push(job),
+                }
             }
         }
+        for job in jobs {
+            self.compile(job);
+        }
+    }
+
+    /// Compiles tool schemas on the runtime's blocking pool, so that no message of this or
+    /// another session waits for it, and hands the result back to the routing (the task
+    /// holds the proxy weakly: an ended session's job keeps nothing alive).
+    fn compile(&self, job: crate::tools::Job) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            let result = job.run();
+            self.run(|core| core.compiled(result));
+            return;
+        };
+        let me = self.me.clone();
+        runtime.spawn(async move {
+            let Ok(result) = tokio::task::spawn_blocking(move || job.run()).await else {
+                return;
+            };
+            if let Some(proxy) = me.upgrade() {
+                proxy.run(|core| core.compiled(result));
+            }
+        });
     }
 
     /// A timer task for a listing: it holds the routing weakly, so an ended session's timer

@@ -12,7 +12,7 @@ use crate::check::Verdict;
 use crate::era::{self, Era};
 use crate::log::log;
 use crate::message::{self, Call, Id, Message};
-use crate::tools::{Listing, Tool, Tools};
+use crate::tools::{Compiled, Job, Listing, Tool, Tools};
 
 /// The JSON-RPC error code of the answers the proxy gives for the server (`-32000`, the start
 /// of the implementation-defined server errors): the server exited before answering.
@@ -57,6 +57,9 @@ pub enum Action {
     EndServer,
     /// At this instant, call [`Core::list_timed_out`] with this generation.
     Timer(Instant, u64),
+    /// Run this job (it may take a while: not under the routing's lock) and hand its result
+    /// to [`Core::compiled`].
+    Compile(Job),
 }
 
 /// A client line held back until the tool schemas are known, or the end of the client's input.
@@ -105,6 +108,28 @@ pub struct Core {
     pending: HashMap<String, VecDeque<Pending>>,
     next_seq: u64,
     server_gone: bool,
+    /// The compile jobs asked for and not put in place yet, by ticket, and the results that
+    /// came before an earlier job's (`tools::Job`).
+    jobs: Jobs,
+}
+
+/// The compile jobs in flight: results are put in place in the order the jobs were asked for.
+#[derive(Default)]
+struct Jobs {
+    next: u64,
+    /// What each job not put in place yet does then.
+    waiting: std::collections::BTreeMap<u64, JobEnd>,
+    /// Results early: an earlier job is still running.
+    early: HashMap<u64, Compiled>,
+}
+
+/// What a compile job does once it is put in place.
+struct JobEnd {
+    /// Whether its tools replace what is known.
+    replace: bool,
+    /// `Some(generation)`: it is a complete list, learnt in listing generation `generation`;
+    /// if no listing came after it, the tools are known (`Core::known`) from then on.
+    completes: Option<u64>,
 }
 
 impl Core {
@@ -133,10 +158,6 @@ impl Core {
     /// The routing's state for a server and its client(s).
     pub fn new(options: Options) -> Core {
         Core {
-            tools: Tools {
-                refuse_invalid: options.refuse_invalid,
-                ..Tools::default()
-            },
             own_prefix: format!("stitch-proxy-{:016x}-", nonce()),
             options,
             ..Core::default()
@@ -148,18 +169,75 @@ impl Core {
         std::mem::take(&mut self.out)
     }
 
-    /// The lines decided on since the last call, by side (for tests and fuzzing: the end of
-    /// the server's input and the timers are left out).
+    /// What the core decided since the last call, with every compile job run here and now
+    /// (for tests and fuzzing, where nothing else waits).
+    pub fn take_actions_compiled(&mut self) -> Vec<Action> {
+        let mut done = Vec::new();
+        loop {
+            let actions = self.take_actions();
+            if actions.is_empty() {
+                return done;
+            }
+            for action in actions {
+                match action {
+                    Action::Compile(job) => self.compiled(job.run()),
+                    action => done.push(action),
+                }
+            }
+        }
+    }
+
+    /// The lines decided on since the last call, by side, compile jobs run (for tests and
+    /// fuzzing: the end of the server's input and the timers are left out).
     pub fn take_lines(&mut self) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
         let (mut server, mut client) = (Vec::new(), Vec::new());
-        for action in self.take_actions() {
+        for action in self.take_actions_compiled() {
             match action {
                 Action::ToServer(line) => server.push(line),
                 Action::ToClient(line) => client.push(line),
-                Action::EndServer | Action::Timer(..) => {}
+                _ => {}
             }
         }
         (server, client)
+    }
+
+    /// Asks for `tools` to be compiled, off the routing; see [`JobEnd`].
+    fn compile(&mut self, tools: Vec<message::ToolDef>, replace: bool, completes: Option<u64>) {
+        let ticket = self.jobs.next;
+        self.jobs.next += 1;
+        self.jobs
+            .waiting
+            .insert(ticket, JobEnd { replace, completes });
+        let job = Job::new(ticket, tools, self.options.refuse_invalid);
+        self.out.push(Action::Compile(job));
+    }
+
+    /// Whether a complete list of the current listing generation is being compiled: a call
+    /// waits for it, and starts no listing of its own.
+    fn completing(&self) -> bool {
+        self.jobs
+            .waiting
+            .values()
+            .any(|end| end.completes == Some(self.listings))
+    }
+
+    /// A compile job's result: put in place once every earlier job's is. Held calls go on
+    /// once every result ready is in place.
+    pub fn compiled(&mut self, result: Compiled) {
+        self.jobs.early.insert(result.ticket, result);
+        let mut now_known = false;
+        while let Some((&ticket, _)) = self.jobs.waiting.first_key_value() {
+            let Some(result) = self.jobs.early.remove(&ticket) else {
+                break;
+            };
+            let end = self.jobs.waiting.remove(&ticket).expect("the first key");
+            self.tools.apply(result.tools, end.replace);
+            now_known |= end.completes == Some(self.listings) && self.listing.is_none();
+        }
+        if now_known && !self.known {
+            self.known = true;
+            self.release();
+        }
     }
 
     fn send_server(&mut self, line: Vec<u8>) {
@@ -254,7 +332,7 @@ impl Core {
                 } else {
                     log!(Debug, "call {} waits for the tool list", id.raw);
                     self.held.push_back(Held::Line(line));
-                    if self.listing.is_none() {
+                    if self.listing.is_none() && !self.completing() {
                         self.start_listing(None);
                     }
                 }

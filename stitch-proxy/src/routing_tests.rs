@@ -11,12 +11,12 @@ struct Sides {
 
 fn take(core: &mut Core) -> Sides {
     let mut sides = Sides::default();
-    for action in core.take_actions() {
+    for action in core.take_actions_compiled() {
         match action {
             Action::ToServer(line) => sides.server.push(String::from_utf8(line).unwrap()),
             Action::ToClient(line) => sides.client.push(String::from_utf8(line).unwrap()),
             Action::EndServer => sides.server.push("END".into()),
-            Action::Timer(..) => {}
+            Action::Timer(..) | Action::Compile(..) => {}
         }
     }
     sides
@@ -141,4 +141,69 @@ fn an_input_required_round_trip_passes_and_its_retry_is_checked() {
     let refusal: serde_json::Value = serde_json::from_str(&sides.client[0]).unwrap();
     assert_eq!(refusal["id"], 2);
     assert_eq!(refusal["result"]["resultType"], "complete");
+}
+
+/// The tools' schemas compile off the routing (`Action::Compile`): while they do, a call
+/// waits for them and starts no listing of its own, and the server's lines do not wait.
+#[test]
+fn a_call_waits_for_its_schemas_to_compile_and_the_servers_lines_do_not() {
+    let mut proxy = Core::new(Options::default());
+    proxy.client_sent(br#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#.to_vec());
+    proxy.server_sent(br#"{"jsonrpc":"2.0","id":"l","result":{"tools":[{"name":"t","inputSchema":{"type":"object","properties":{"x":{"type":"array"}}}}]}}"#.to_vec());
+    let mut job = None;
+    let mut lines = 0;
+    for action in proxy.take_actions() {
+        match action {
+            Action::Compile(asked) => job = Some(asked),
+            Action::ToServer(_) | Action::ToClient(_) => lines += 1,
+            action => panic!("{action:?}"),
+        }
+    }
+    let job = job.expect("the list is compiled");
+    assert_eq!(lines, 2, "the list request and its answer went on");
+    proxy.client_sent(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":"[1]"}}}"#.to_vec());
+    proxy
+        .server_sent(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{}}"#.to_vec());
+    let meanwhile = proxy.take_actions();
+    assert_eq!(
+        meanwhile,
+        [Action::ToClient(
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n".to_vec()
+        )],
+        "the call waits and asks for no list; the server's notification goes on"
+    );
+    proxy.compiled(job.run());
+    assert_eq!(
+        take(&mut proxy).server,
+        ["{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"t\",\"arguments\":{\"x\":[1]}}}\n"]
+    );
+}
+
+/// Compile results are put in place in the order they were asked for, whichever ends first.
+#[test]
+fn compile_results_are_put_in_place_in_the_order_asked_for() {
+    let mut proxy = Core::new(Options::default());
+    let mut jobs = Vec::new();
+    for (id, kind) in [("a", "array"), ("b", "string")] {
+        proxy.client_sent(
+            format!(r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/list"}}"#).into_bytes(),
+        );
+        proxy.server_sent(format!(r#"{{"jsonrpc":"2.0","id":"{id}","result":{{"tools":[{{"name":"t","inputSchema":{{"type":"object","properties":{{"x":{{"type":"{kind}"}}}}}}}}]}}}}"#).into_bytes());
+        for action in proxy.take_actions() {
+            if let Action::Compile(job) = action {
+                jobs.push(job);
+            }
+        }
+    }
+    let [first, second] = <[_; 2]>::try_from(jobs).unwrap();
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"x":"[1]"}}}"#;
+    proxy.client_sent(call.as_bytes().to_vec());
+    proxy.compiled(second.run());
+    assert!(
+        take(&mut proxy).server.is_empty(),
+        "the second list waits for the first"
+    );
+    proxy.compiled(first.run());
+    // The second list is the one in place: `x` is a string there, and the call goes as it came.
+    assert_eq!(take(&mut proxy).server, [format!("{call}\n")]);
 }

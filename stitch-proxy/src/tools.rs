@@ -1,12 +1,12 @@
-//! The tools the server lists: each one's schema compiled into a [`Check`], learnt from the
-//! client's own `tools/list` answers or from the proxy's (`Proxy::own_response`).
+//! The tools the server lists: each one's schema compiled into a [`Check`] (a [`Job`], run
+//! off the routing), learnt from the client's own `tools/list` answers or from the proxy's.
 
 use std::collections::HashMap;
 
 use crate::check::Check;
 use crate::headers::{self, Param};
 use crate::log::log;
-use crate::message::{Id, ListPage, ToolDef};
+use crate::message::{Id, ToolDef};
 
 /// The proxy's own `tools/list`, page by page.
 pub struct Listing {
@@ -32,32 +32,48 @@ pub struct Tool {
 #[derive(Default)]
 pub struct Tools {
     pub by_name: HashMap<String, Tool>,
-    /// `--refuse-invalid`: each check refuses what its schema rejects.
-    pub refuse_invalid: bool,
 }
 
 impl Tools {
-    /// Learns from a `tools/list` page the client asked for: a complete single-page list
-    /// replaces what is known (`true`: the list is complete); any other page adds its tools.
-    pub fn learn_client_page(&mut self, page: ListPage, later_page: bool) -> bool {
-        if !later_page && page.next_cursor.is_none() {
-            self.by_name = self.compile(page.tools);
-            true
+    /// Puts a compiled page or list in place: `replace` drops what was known before.
+    pub fn apply(&mut self, tools: HashMap<String, Tool>, replace: bool) {
+        if replace {
+            self.by_name = tools;
         } else {
-            let more = self.compile(page.tools);
-            self.by_name.extend(more);
-            false
+            self.by_name.extend(tools);
+        }
+    }
+}
+
+/// Tool schemas to compile, away from the routing (`Action::Compile`): a schema takes time to
+/// compile, bounded (`stitch_runtime`'s cost check) but not small, and no other message waits
+/// for it. `ticket` orders the results: they are put in place in the order asked for.
+pub struct Job {
+    pub ticket: u64,
+    tools: Vec<ToolDef>,
+    refuse_invalid: bool,
+}
+
+/// A [`Job`] done.
+pub struct Compiled {
+    pub ticket: u64,
+    pub tools: HashMap<String, Tool>,
+}
+
+impl Job {
+    pub fn new(ticket: u64, tools: Vec<ToolDef>, refuse_invalid: bool) -> Job {
+        Job {
+            ticket,
+            tools,
+            refuse_invalid,
         }
     }
 
-    /// Replaces what is known with `tools`.
-    pub fn replace(&mut self, tools: Vec<ToolDef>) {
-        self.by_name = self.compile(tools);
-    }
-
     /// Compiles each tool's schema.
-    fn compile(&self, tools: Vec<ToolDef>) -> HashMap<String, Tool> {
-        tools
+    pub fn run(self) -> Compiled {
+        let refuse_invalid = self.refuse_invalid;
+        let tools = self
+            .tools
             .into_iter()
             .map(|tool| {
                 let check = match &tool.input_schema {
@@ -65,7 +81,7 @@ impl Tools {
                         log!(Warn, "tool {} has no inputSchema: its calls pass unchecked", tool.name);
                         None
                     }
-                    Some(schema) => match Check::new(schema, self.refuse_invalid) {
+                    Some(schema) => match Check::new(schema, refuse_invalid) {
                         Ok(check) => Some(check),
                         Err(error) => {
                             log!(
@@ -87,6 +103,22 @@ impl Tools {
                 };
                 (tool.name, Tool { check, params })
             })
-            .collect()
+            .collect();
+        Compiled {
+            ticket: self.ticket,
+            tools,
+        }
+    }
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Job {} ({} tools)", self.ticket, self.tools.len())
+    }
+}
+
+impl PartialEq for Job {
+    fn eq(&self, other: &Job) -> bool {
+        self.ticket == other.ticket
     }
 }
