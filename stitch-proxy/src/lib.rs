@@ -37,6 +37,7 @@
 
 pub mod check;
 pub mod era;
+pub mod event_stream;
 pub mod guard;
 pub mod headers;
 pub mod limits;

@@ -5,20 +5,19 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::task::{Context, Poll};
+
 use std::time::Duration;
 
+use crate::event_stream::Events;
 use bytes::Bytes;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full, Limited};
-use hyper::body::{Body, Frame, Incoming};
+use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
-use tokio::sync::mpsc::UnboundedReceiver;
 
 use crate::era;
 use crate::guard::Allowed;
@@ -220,25 +219,8 @@ fn rpc_error(status: StatusCode, code: i64, text: &str) -> Reply {
     response
 }
 
-/// The body of an SSE answer: the events the session routes to it, until it closes.
-struct Events(UnboundedReceiver<Bytes>);
-
-impl Body for Events {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        self.0
-            .poll_recv(cx)
-            .map(|event| event.map(|e| Ok(Frame::data(e))))
-    }
-}
-
-fn events(stream: UnboundedReceiver<Bytes>, session: Option<&str>) -> Reply {
-    let mut response = Response::new(Events(stream).boxed());
+fn events(stream: Events, session: Option<&str>) -> Reply {
+    let mut response = Response::new(stream.boxed());
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,

@@ -13,9 +13,9 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::Notify;
 
+use crate::event_stream::{self, Events, Unsent};
 use crate::log::log;
 use crate::message::{self, Id, Message};
 use crate::pipes::{self, Side};
@@ -47,7 +47,7 @@ pub struct Asked {
 
 /// A POST stream waiting for its answers.
 struct Stream {
-    tx: UnboundedSender<Bytes>,
+    tx: event_stream::Sender,
     waiting: usize,
     tokens: Vec<String>,
 }
@@ -60,7 +60,7 @@ struct Router {
     next: u64,
     by_id: HashMap<String, VecDeque<u64>>,
     by_token: HashMap<String, u64>,
-    get: Option<UnboundedSender<Bytes>>,
+    get: Option<event_stream::Sender>,
     backlog: VecDeque<Bytes>,
     ended: bool,
 }
@@ -173,11 +173,7 @@ impl Session {
 
     /// A POST's message (one line) from the client. With requests in it, the stream their
     /// answers go out on; without, `None` (the POST is answered 202).
-    pub fn post(
-        &self,
-        mut line: Vec<u8>,
-        mut asked: Vec<Asked>,
-    ) -> Option<UnboundedReceiver<Bytes>> {
+    pub fn post(&self, mut line: Vec<u8>, mut asked: Vec<Asked>) -> Option<Events> {
         self.touch();
         if let (Some(remap), [one]) = (&self.remap, &mut asked[..]) {
             let body = message::trim_end(&line);
@@ -190,7 +186,7 @@ impl Session {
         }
         let mut stream = None;
         if !asked.is_empty() {
-            let (tx, rx) = unbounded_channel();
+            let (tx, rx) = event_stream::channel();
             let mut router = lock(&self.router);
             if router.ended {
                 drop(router);
@@ -227,13 +223,13 @@ impl Session {
     }
 
     /// A GET stream: `None` when one is open already.
-    pub fn listen(&self) -> Option<UnboundedReceiver<Bytes>> {
+    pub fn listen(&self) -> Option<Events> {
         self.touch();
         let mut router = lock(&self.router);
         if router.get.as_ref().is_some_and(|get| !get.is_closed()) {
             return None;
         }
-        let (tx, rx) = unbounded_channel();
+        let (tx, rx) = event_stream::channel();
         if router.ended {
             return Some(rx);
         }
@@ -385,10 +381,21 @@ impl Router {
         let Some(stream) = self.streams.get(&at) else {
             return;
         };
-        let gone = stream.tx.send(event).is_err();
-        if gone {
-            log!(Debug, "the client left a stream: its answers are dropped");
-        }
+        let gone = match stream.tx.send(event) {
+            Ok(()) => false,
+            Err(Unsent::Gone(_)) => {
+                log!(Debug, "the client left a stream: its answers are dropped");
+                true
+            }
+            Err(Unsent::Full) => {
+                log!(
+                    Warn,
+                    "a client does not read its stream ({} bytes unread): the stream is closed",
+                    event_stream::LIMIT
+                );
+                true
+            }
+        };
         if gone || stream.waiting == 0 {
             if let Some(stream) = self.streams.remove(&at) {
                 for token in stream.tokens {
@@ -405,11 +412,15 @@ impl Router {
             return;
         }
         if let Some(get) = &self.get {
-            match get.send(event) {
+            match get.send(event.clone()) {
                 Ok(()) => return,
-                Err(error) => {
+                Err(unsent) => {
+                    if unsent == Unsent::Full {
+                        log!(Warn, "a client does not read its GET stream: it is closed");
+                    }
+                    // Kept for the next GET stream.
                     self.get = None;
-                    self.keep(error.0);
+                    self.keep(event);
                     return;
                 }
             }

@@ -430,3 +430,66 @@ fn a_subscription_gets_its_notifications_and_refreshes_the_schemas() {
         "{after:?}"
     );
 }
+
+/// The resident memory of the proxy's process, in KiB (Linux).
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .unwrap();
+    line.trim().trim_end_matches("kB").trim().parse().unwrap()
+}
+
+/// A client that never reads its answer's stream makes the proxy hold at most the stream's
+/// limit for it (8 MiB): a call whose progress floods 64 MiB closes that stream, the proxy's
+/// memory stays far below the flood, and another client of the shared modern session is
+/// answered meanwhile.
+#[test]
+fn a_client_that_does_not_read_its_stream_is_cut_off_not_buffered() {
+    let listen = http::Listen::fake(&[]);
+    let pid = listen.child.id();
+    let call = |id: u32, tool: &str, args: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{args},"_meta":{{"progressToken":"p{id}","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}}}}}}"#
+        )
+    };
+    let mut silent = std::net::TcpStream::connect(&listen.addr).unwrap();
+    let body = call(1, "progress", r#"{"steps":2048,"size":32768}"#);
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: progress\r\nContent-Length: {}\r\n\r\n{body}",
+        listen.addr,
+        body.len()
+    );
+    // Sent, then never read.
+    silent.write_all(head.as_bytes()).unwrap();
+    // The fake server answers in turn: the echo comes once the whole flood went through.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            let mut most = 0;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                most = most.max(resident_kib(pid));
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            most
+        })
+    };
+    let other = http::request(
+        &listen.addr,
+        "POST",
+        &modern_headers("tools/call", Some("echo")),
+        call(2, "echo", r#"{"x":1}"#).as_bytes(),
+    );
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let most = sampler.join().unwrap();
+    assert!(other.events().last().unwrap().contains("echo"), "{other:?}");
+    assert!(
+        most < 40 * 1024,
+        "the proxy held {most} KiB for a 64 MiB flood"
+    );
+    drop(silent);
+    let stderr = listen.stop();
+    assert!(stderr.contains("does not read its stream"), "{stderr}");
+}

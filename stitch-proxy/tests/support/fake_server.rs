@@ -236,10 +236,18 @@ impl Server {
             }
             "progress" => {
                 let token = params["_meta"]["progressToken"].clone();
-                for step in 1..=2 {
+                // Two steps, or `steps` with a `message` of `size` bytes each (a flood).
+                let steps = arguments.get("steps").and_then(Value::as_u64).unwrap_or(2);
+                let size = arguments.get("size").and_then(Value::as_u64).unwrap_or(0);
+                for step in 1..=steps {
+                    let mut params =
+                        json!({"progressToken": token, "progress": step, "total": steps});
+                    if size > 0 {
+                        params["message"] = json!("x".repeat(size as usize));
+                    }
                     self.send(
                         &json!({"jsonrpc": "2.0", "method": "notifications/progress",
-                        "params": {"progressToken": token, "progress": step, "total": 2}}),
+                        "params": params}),
                     );
                 }
                 "progress done".into()
