@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::bounds::Bounds;
 use crate::limits::Limits;
+use crate::walk::pattern_claims;
 
 /// A node's index in the arena.
 pub(crate) type Id = usize;
@@ -416,14 +417,17 @@ pub(crate) enum Form {
     Untagged,
 }
 
-/// Whether node `id` names the string `text` in its `enum` or `const`: a string the schema
-/// spells out is one value, never a list written as text (R3 asks which reading was meant;
-/// the schema has said).
-pub(crate) fn names_string(nodes: &[Node], id: Id, text: &str) -> bool {
-    nodes[resolve(nodes, id)]
-        .values
-        .as_ref()
-        .is_some_and(|values| values.iter().any(|v| v.as_str() == Some(text)))
+/// Whether node `id`, a string member, claims `text`, a list written as text its array member
+/// takes: it names the string in its `enum` or `const`, or its `pattern` matches the text but
+/// not every item of the list. Either way the schema has said which reading was meant, so the
+/// string is one value, not R3's (`docs/rules.md#r3`).
+pub(crate) fn claims_string(nodes: &[Node], id: Id, text: &str) -> bool {
+    let node = &nodes[resolve(nodes, id)];
+    let named = (node.values.as_ref())
+        .is_some_and(|values| values.iter().any(|v| v.as_str() == Some(text)));
+    named
+        || (node.text_pattern.as_ref())
+            .is_some_and(|pattern| pattern_claims(text, |s| pattern.is_match(s)))
 }
 
 /// Follows `$ref`s (and one-member `allOf`s) from `id` to the node that holds the keywords.

@@ -5,7 +5,7 @@ use serde_json::{Map, Value};
 
 use super::compile::is_array_member;
 use super::message::unknown_variant;
-use super::node::{names_string, resolve, Form, Id, Types};
+use super::node::{claims_string, resolve, Form, Id, Types};
 use super::walk::{address, Walk};
 use crate::error::{self, Issue};
 use crate::path::Path;
@@ -28,7 +28,7 @@ impl Walk<'_> {
             Value::String(text) => {
                 if !self.nodes[resolve(self.nodes, one)].strings {
                     self.repair_union(id, value, cx, at);
-                } else if self.array_takes(many, text) && !names_string(self.nodes, one, text) {
+                } else if self.array_takes(many, text) && !claims_string(self.nodes, one, text) {
                     cx.text_list(at);
                 } else {
                     self.as_one_of_many(one, value, cx, at);
@@ -162,7 +162,7 @@ impl Walk<'_> {
                 } else if members
                     .iter()
                     .any(|&m| is_array_member(nodes, m) && self.array_takes(m, text))
-                    && !members.iter().any(|&m| names_string(nodes, m, text))
+                    && !members.iter().any(|&m| claims_string(nodes, m, text))
                 {
                     cx.text_list(at);
                 } else if nodes[id].limited && cx.checks_constraints() {

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::constraints;
 use super::message::{one_or_many_expected, reason, unknown_field, NO_MATCH};
-use super::node::{names_string, resolve, Additional, Form, Id, ListCheck, Node, Types};
+use super::node::{claims_string, resolve, Additional, Form, Id, ListCheck, Node, Types};
 use crate::error::{self, Issue};
 use crate::json::text_list::{is_json_string, is_text_list};
 use crate::path::Path;
@@ -69,7 +69,7 @@ impl Walk<'_> {
                     if types.has(Types::ARRAY)
                         && !node.is_tuple()
                         && self.array_takes(id, text)
-                        && !names_string(self.nodes, id, text)
+                        && !claims_string(self.nodes, id, text)
                     {
                         cx.text_list(at);
                     } else if !admits(node, value) {

@@ -33,6 +33,7 @@ pub use self::helpers::{
     walk_seq,
 };
 pub(crate) use self::helpers::{drop_absent_by, items_hold, set_holds};
+pub(crate) use self::union::pattern_claims;
 pub use self::union::union_string;
 pub use self::untagged::{deserialized, untagged, Member};
 

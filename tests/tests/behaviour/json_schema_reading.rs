@@ -292,6 +292,46 @@ fn unions_that_reach_themselves_or_explode_are_refused() {
 /// list written as text, though the array member would take the list; one it does not name
 /// is refused as before.
 #[test]
+fn a_string_member_whose_pattern_tells_the_readings_apart_keeps_the_string() {
+    let coercer = Coercer::new(&json!({"type": "object", "properties": {
+        "range": {"anyOf": [
+            {"type": "string", "pattern": "^\\[.*\\]$"},
+            {"type": "array", "items": {"type": "string"}}
+        ]},
+        "name": {"anyOf": [
+            {"type": "string", "pattern": "^[a-z\\[\\]\"]+$"},
+            {"type": "array", "items": {"type": "string"}}
+        ]},
+        "ids": {"oneOf": [
+            {"type": "string", "pattern": "^\\["},
+            {"type": "array", "items": {"type": "integer"}}
+        ]}
+    }}))
+    .unwrap();
+    // The pattern matches the text and not every item: one value.
+    for args in [json!({"range": "[\"a\"]"}), json!({"ids": "[1, 2]"})] {
+        assert_eq!(
+            messages(&coercer, args.clone()),
+            Vec::<String>::new(),
+            "{args}"
+        );
+    }
+    // It matches the items too, or not the text: R3 refuses.
+    assert_eq!(
+        messages(&coercer, json!({"range": "[\"[1]\"]"})),
+        ["range".to_owned() + TEXT_LIST]
+    );
+    assert_eq!(
+        messages(&coercer, json!({"name": "[\"ab\"]"})),
+        ["name".to_owned() + TEXT_LIST]
+    );
+    assert_eq!(
+        messages(&coercer, json!({"range": "[\"a\", \"b\"] "})),
+        ["range".to_owned() + TEXT_LIST]
+    );
+}
+
+#[test]
 fn a_string_the_schema_names_is_one_value() {
     let coercer = Coercer::new(&json!({"type": "object", "properties": {
         "mode": {"anyOf": [

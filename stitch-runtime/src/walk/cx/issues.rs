@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::{address, is_container, Cx, Found};
 use crate::error::{self, Issue, MAX_ISSUES};
 use crate::path::{Order, Path};
+use crate::walk::pattern_claims;
 
 /// Where a reported issue goes ([`Cx::slot`]).
 #[derive(Clone, Copy)]
@@ -93,6 +94,13 @@ impl Cx {
             }
             Slot::Replace(i, seq) => self.issues[i] = Found { order, seq, issue },
         }
+    }
+
+    /// Whether the field's own `pattern` claims `text`, a list written as text that the
+    /// field's array form accepts ([`pattern_claims`]): then it is one value, not R3's.
+    pub(crate) fn pattern_claims(&self, text: &str) -> bool {
+        let pattern = self.limits.and_then(|limits| limits.pattern.as_ref());
+        pattern.is_some_and(|pattern| pattern_claims(text, |s| pattern.is_match(s)))
     }
 
     /// Refuses a list written as text at `at` (rule R3).

@@ -288,6 +288,42 @@ fn the_text_list_refusal_comes_first_and_repairs_are_checked() {
     assert_eq!(accepted::<Job>(args).tags, ["ok", "fine"]);
 }
 
+/// A field whose pattern describes bracketed strings: `[…]` is one value of it.
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+struct Spans {
+    #[stitch(pattern = r"^\[.*\]$")]
+    spans: OneOrMany<String>,
+}
+
+#[test]
+fn a_pattern_that_tells_the_readings_apart_keeps_the_string() {
+    // The pattern matches the text and not its item: the field's own pattern says the
+    // string was meant, so it is one value, on every surface and through the derived schema.
+    let args = json!({"spans": "[\"a\"]"});
+    let want = Spans {
+        spans: OneOrMany::One("[\"a\"]".to_owned()),
+    };
+    assert_eq!(accepted::<Spans>(args.clone()), want);
+    let coercer = stitch_runtime::json_schema::Coercer::new(
+        &stitch_runtime::tool::mcp::<Spans>("s", None)["inputSchema"],
+    )
+    .unwrap();
+    let mut value = args.clone();
+    coercer.coerce(&mut value).unwrap();
+    assert_eq!(value, args);
+    // Its item matches too: the pattern cannot tell them apart, and R3 refuses.
+    let both = json!({"spans": "[\"[1]\"]"});
+    let refusal = [(
+        "spans",
+        "spans is a list written as text — pass the array itself, not JSON written as text",
+    )];
+    refused::<Spans>(both.clone(), &refusal);
+    let mut value = both.clone();
+    let error = coercer.coerce(&mut value).unwrap_err();
+    assert_eq!(error.issues()[0].message(), refusal[0].1);
+    assert_eq!(value, both);
+}
+
 #[test]
 fn the_command_line_checks_and_shows_them() {
     let e = Job::from_argv(
