@@ -192,6 +192,7 @@ pub use crate::limits::{Limits, Num, Pattern};
 pub use crate::one_or_many::OneOrMany;
 pub use crate::report::{Repair, RepairKind, Repairs, Reported};
 pub use crate::surface::args::Args;
+pub use crate::surface::bounds::{ObjectArgs, StrictArgs};
 pub use crate::surface::definition as tool;
 pub use crate::tool_args::ToolArgs;
 #[cfg(feature = "tracing")]

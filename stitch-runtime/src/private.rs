@@ -19,6 +19,7 @@ pub use crate::path::Path;
 pub use crate::schema::limited::{takes_number_limits, takes_string_limits, within_range};
 pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
+pub use crate::surface::bounds::{ObjectArgs, StrictArgs};
 pub use crate::walk::{
     deserialized, drop_absent, null_is_absent, union_string, untagged, untyped_entries,
     walk_fields, walk_leaf, walk_object, Claims, Coerce, Cx, FieldType, FieldWalk, Fields, Kind,

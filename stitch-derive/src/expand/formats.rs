@@ -4,6 +4,7 @@
 //! that holds the part pointed at ("unsatisfied trait bound introduced here"):
 //!
 //! ```text
+//! impl _stitch::ObjectArgs for Label {}                  // public: what generic code names
 //! impl _stitch::ObjectRoot for Label {}                  // the arguments are a JSON object
 //! impl _stitch::StrictRoot for Label {}                  // a struct: strict mode's root
 //! impl _stitch::StrictPart for Label                     // strict mode can say every part
@@ -11,6 +12,7 @@
 //!     for<'__stitch> String: _stitch::StrictPart,        // one per walked field, spanned at its type
 //!     for<'__stitch> BTreeMap<String, String>: _stitch::StrictPart,
 //! {}
+//! impl _stitch::StrictArgs for Label where /* the three marks' bounds */ {}
 //! ```
 //!
 //! The bounds are higher-ranked so that a bound with no type parameter in it is not a
@@ -66,9 +68,17 @@ pub(super) fn marks(cont: &Container, generics: &syn::Generics, marks: Marks<'_>
         ),
         Marks::Own => own(cont),
     };
-    let mut out = impl_of("ObjectRoot", object);
+    // The public bounds generic code names hold where the marks do, on the same bounds: an
+    // impl of the type's own, so that a generic `T` missing one is told to name it.
+    let strict = match (&object, &strict_root, &strict_part) {
+        (Some(o), Some(r), Some(p)) => Some(o.iter().chain(r).chain(p).cloned().collect()),
+        _ => None,
+    };
+    let mut out = impl_of("ObjectArgs", object.clone());
+    out.extend(impl_of("ObjectRoot", object));
     out.extend(impl_of("StrictRoot", strict_root));
     out.extend(impl_of("StrictPart", strict_part));
+    out.extend(impl_of("StrictArgs", strict));
     out
 }
 

@@ -43,8 +43,8 @@ use core::marker::PhantomData;
 
 use serde_json::{json, Map, Value};
 
-use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 use crate::schema::{check, Describe};
+use crate::surface::bounds::{ObjectArgs, StrictArgs};
 use crate::ToolArgs;
 
 pub use super::providers::{
@@ -126,8 +126,8 @@ fn with_description(mut object: Map<String, Value>, description: Option<String>)
 /// An MCP `Tool` (`tools/list`): `{"name", "description", "inputSchema"}`.
 ///
 /// Every function here takes only a type whose arguments are a JSON object (a struct, or an
-/// enum whose every variant is an object): any other is a type error at the call (the derive
-/// implements the hidden mark `ObjectRoot` only for objects), saying why:
+/// enum whose every variant is an object: [`ObjectArgs`], the bound a generic helper names):
+/// any other is a type error at the call, saying why:
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;
@@ -141,7 +141,7 @@ fn with_description(mut object: Map<String, Value>, description: Option<String>)
 ///
 /// let _ = stitch_runtime::tool::mcp::<Mode>("mode", None);
 /// ```
-pub fn mcp<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
+pub fn mcp<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
@@ -154,7 +154,7 @@ pub fn mcp<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> V
 }
 
 /// An Anthropic tool: `{"name", "description", "input_schema"}`.
-pub fn anthropic<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
+pub fn anthropic<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
@@ -166,7 +166,7 @@ pub fn anthropic<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>
 }
 
 /// An OpenAI function tool: `{"type":"function","function":{"name","description","parameters"}}`.
-pub fn openai<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
+pub fn openai<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     function(
         name,
@@ -185,8 +185,7 @@ pub fn openai<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -
 /// Strict mode takes an object with properties at the root, closes every object and has no
 /// tuples, so a type whose arguments are an enum, or that holds a map, a flattened map or a
 /// tuple anywhere, cannot be expressed without advertising other values than it accepts: such
-/// a type is a type error at the call (the derive's marks `StrictRoot` and `StrictPart`),
-/// pointing at the field. Give it the non-strict definition ([`openai`]).
+/// a type is a type error at the call (it is not [`StrictArgs`]), pointing at the field. Give it the non-strict definition ([`openai`]).
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;
@@ -202,10 +201,7 @@ pub fn openai<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -
 /// // error: stitch: `tool::openai_strict` cannot express a map (…) at field `labels`; …
 /// let _ = stitch_runtime::tool::openai_strict::<Label>("label", None);
 /// ```
-pub fn openai_strict<T: ToolArgs + StrictRoot + StrictPart>(
-    name: &str,
-    description: Option<&str>,
-) -> Value {
+pub fn openai_strict<T: StrictArgs>(name: &str, description: Option<&str>) -> Value {
     assert_strict::<T>();
     function(
         name,

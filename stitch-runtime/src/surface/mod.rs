@@ -3,6 +3,7 @@
 //! schemars: the top stage, above `ToolArgs`.
 
 pub(crate) mod args;
+pub(crate) mod bounds;
 pub mod definition;
 pub(crate) mod providers;
 #[cfg(feature = "schemars")]

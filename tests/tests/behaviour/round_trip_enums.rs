@@ -8,10 +8,8 @@
 
 use serde::Deserialize;
 use serde_json::Value;
-use stitch_runtime::__private::{
-    anthropic_strict_error, gemini_error, strict_error, ObjectRoot, StrictPart, StrictRoot,
-};
-use stitch_runtime::{tool, ToolArgs};
+use stitch_runtime::__private::{anthropic_strict_error, gemini_error, strict_error};
+use stitch_runtime::{tool, ObjectArgs, StrictArgs, ToolArgs};
 
 use super::round_trip::{round_trip, surfaces, Adjacent, Either, External, FileAct};
 
@@ -57,7 +55,7 @@ fn parameters(definition: &Value) -> Value {
 }
 
 /// The formats every tool type takes, and those of the providers' subsets that take `T`.
-fn open_formats<T: ToolArgs + ObjectRoot>() -> Vec<(&'static str, Value)> {
+fn open_formats<T: ObjectArgs>() -> Vec<(&'static str, Value)> {
     let mut all = surfaces::<T>();
     all.push((
         "openai_responses",
@@ -75,8 +73,7 @@ fn open_formats<T: ToolArgs + ObjectRoot>() -> Vec<(&'static str, Value)> {
 }
 
 /// [`open_formats`] and OpenAI's strict modes, for a type they take (an object at the root).
-fn strict_formats<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>() -> Vec<(&'static str, Value)>
-{
+fn strict_formats<T: StrictArgs>() -> Vec<(&'static str, Value)> {
     let mut all = open_formats::<T>();
     all.push((
         "openai_strict",

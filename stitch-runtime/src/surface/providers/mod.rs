@@ -45,9 +45,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
+use crate::surface::bounds::{ObjectArgs, StrictArgs};
 use crate::surface::definition::{description, strict_schema};
-use crate::ToolArgs;
 
 mod json_schema;
 mod subset;
@@ -88,7 +87,7 @@ pub const UNROLL_DEPTH: usize = 3;
 /// assert_eq!(def["strict"], false);
 /// assert_eq!(&def["parameters"], Lookup::input_schema());
 /// ```
-pub fn openai_responses<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
+pub fn openai_responses<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     super::definition::assert_object_root::<T>();
     flat_function(
         name,
@@ -122,10 +121,7 @@ pub fn openai_responses<T: ToolArgs + ObjectRoot>(name: &str, description: Optio
 /// );
 /// assert_eq!(def["parameters"]["additionalProperties"], false);
 /// ```
-pub fn openai_responses_strict<T: ToolArgs + StrictRoot + StrictPart>(
-    name: &str,
-    description: Option<&str>,
-) -> Value {
+pub fn openai_responses_strict<T: StrictArgs>(name: &str, description: Option<&str>) -> Value {
     super::definition::assert_strict::<T>();
     flat_function(
         name,
@@ -198,7 +194,7 @@ fn flat_function(
 ///     serde_json::json!({"type": "integer", "description": "How many times to retry. From 0 to 255."})
 /// );
 /// ```
-pub fn anthropic_strict<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
+pub fn anthropic_strict<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     super::definition::assert_anthropic_strict::<T>();
     let schema = subset::<T>(Provider::AnthropicStrict);
     let mut tool = Map::new();
@@ -279,7 +275,7 @@ pub fn anthropic_strict<T: ToolArgs + ObjectRoot>(name: &str, description: Optio
 /// }
 /// assert_eq!(level["properties"]["children"]["maxItems"], 0);
 /// ```
-pub fn gemini<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -> Value {
+pub fn gemini<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     super::definition::assert_gemini::<T>();
     declaration(
         name,
@@ -323,10 +319,7 @@ pub fn gemini<T: ToolArgs + ObjectRoot>(name: &str, description: Option<&str>) -
 /// assert_eq!(schema["$defs"]["Node"]["properties"]["name"]["type"], "string");
 /// assert!(schema.get("$anchor").is_none());
 /// ```
-pub fn gemini_json_schema<T: ToolArgs + ObjectRoot>(
-    name: &str,
-    description: Option<&str>,
-) -> Value {
+pub fn gemini_json_schema<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     super::definition::assert_object_root::<T>();
     declaration(
         name,

@@ -9,8 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
-use stitch_runtime::__private::{ObjectRoot, StrictPart, StrictRoot};
-use stitch_runtime::{tool, OneOrMany, ToolArgs};
+use stitch_runtime::{tool, ObjectArgs, OneOrMany, StrictArgs, ToolArgs};
 use stitch_tests::tools::{
     Act, Edit, EntryKind, Filters, ManyOrOne, Meta, MetasOrNames, Names3, Nesting, NumOrStr, Paths,
     Paths20, Row, Row3, RowWithoutNotes, Rows3, Search, ViewFile,
@@ -178,7 +177,7 @@ pub struct Outline {
 
 /// The four new definitions of `T` every type whose arguments are an object has, by format
 /// name.
-fn definitions<T: ToolArgs + ObjectRoot>(name: &str) -> Vec<(&'static str, Value)> {
+fn definitions<T: ObjectArgs>(name: &str) -> Vec<(&'static str, Value)> {
     vec![
         ("openai_responses", tool::openai_responses::<T>(name, None)),
         ("anthropic_strict", tool::anthropic_strict::<T>(name, None)),
@@ -214,7 +213,7 @@ fn compare(name: &str, definitions: Vec<(&'static str, Value)>) {
 
 /// The golden files of a type OpenAI's strict mode takes: the four definitions and the strict
 /// Responses one.
-fn golden_strict<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>(name: &str) {
+fn golden_strict<T: StrictArgs>(name: &str) {
     assert_eq!(
         stitch_runtime::__private::strict_error::<T>(),
         None,
@@ -230,7 +229,7 @@ fn golden_strict<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>(name: &str)
 
 /// The golden files of a type OpenAI's strict mode cannot take (its strict definition is a
 /// compile error, `why`): the four definitions, and no strict file left behind.
-fn golden_not_strict<T: ToolArgs + ObjectRoot>(name: &str, why: &str) {
+fn golden_not_strict<T: ObjectArgs>(name: &str, why: &str) {
     let error = stitch_runtime::__private::strict_error::<T>().expect("a compile error");
     assert!(error.contains(why), "{name}: {error}");
     compare(name, definitions::<T>(name));

@@ -349,7 +349,7 @@ pub(super) fn check_openai_strict(schema: &Value) {
 
 /// Runs the subset checkers of the four formats every object-root type has on `T`'s
 /// definitions.
-pub(super) fn meets_subsets<T: ToolArgs + ObjectRoot>() {
+pub(super) fn meets_subsets<T: ObjectArgs>() {
     let name = std::any::type_name::<T>();
     assert_eq!(stitch_runtime::__private::tool_error::<T>(), None, "{name}");
     assert_eq!(
@@ -380,7 +380,7 @@ pub(super) fn meets_subsets<T: ToolArgs + ObjectRoot>() {
 }
 
 /// [`meets_subsets`], and OpenAI's strict subset for a type strict mode takes.
-pub(super) fn meets_strict_subset<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>() {
+pub(super) fn meets_strict_subset<T: StrictArgs>() {
     let name = std::any::type_name::<T>();
     assert_eq!(
         stitch_runtime::__private::strict_error::<T>(),
@@ -472,8 +472,8 @@ fn every_format_stays_in_its_documented_subset() {
     not_a_tool::<ManyOrOne>(untagged);
 }
 
-/// `(object, strict)`: whether `$ty` has the marks the `tool` functions require (every one:
-/// `ObjectRoot`; the strict ones: `StrictRoot` and `StrictPart`), read without a compile
+/// `(object, strict)`: whether `$ty` has the public bounds the `tool` functions require (every
+/// one: `ObjectArgs`; the strict ones: `StrictArgs`), read without a compile
 /// error: an inherent method applies only where its bounds hold, the trait's is the fallback.
 macro_rules! marks {
     ($ty:ty) => {{
@@ -488,13 +488,13 @@ macro_rules! marks {
         }
         impl<T> Unmarked for Probe<T> {}
         #[allow(dead_code)]
-        impl<T: ObjectRoot> Probe<T> {
+        impl<T: ObjectArgs> Probe<T> {
             fn object(&self) -> bool {
                 true
             }
         }
         #[allow(dead_code)]
-        impl<T: StrictRoot + StrictPart> Probe<T> {
+        impl<T: StrictArgs> Probe<T> {
             fn strict(&self) -> bool {
                 true
             }
@@ -515,7 +515,7 @@ fn the_marks_agree_with_the_compile_time_checks() {
             let (object, strict) = marks!($ty);
             let tool_ok = stitch_runtime::__private::tool_error::<$ty>().is_none();
             let strict_ok = stitch_runtime::__private::strict_error::<$ty>().is_none();
-            assert_eq!(object, tool_ok, "{name}: ObjectRoot");
+            assert_eq!(object, tool_ok, "{name}: ObjectArgs");
             assert_eq!(object && strict, strict_ok, "{name}: strict");
         })*};
     }

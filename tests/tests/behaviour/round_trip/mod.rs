@@ -9,11 +9,10 @@
 //! nullable is sent as `null` and as a value, and every optional property present and absent.
 
 use std::collections::BTreeSet;
-use stitch_runtime::__private::{ObjectRoot, StrictPart, StrictRoot};
 
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
-use stitch_runtime::{tool, Args, OneOrMany, ToolArgs};
+use stitch_runtime::{tool, Args, ObjectArgs, OneOrMany, StrictArgs, ToolArgs};
 use stitch_tests::tools::{Act, Edit, Search, ViewFile};
 
 // ---- The types -------------------------------------------------------------------------
@@ -161,7 +160,7 @@ pub struct Mixed {
 // ---- The surfaces ------------------------------------------------------------------------
 
 /// Each provider format's schema of `T`: add a format here.
-pub(crate) fn surfaces<T: ToolArgs + ObjectRoot>() -> Vec<(&'static str, Value)> {
+pub(crate) fn surfaces<T: ObjectArgs>() -> Vec<(&'static str, Value)> {
     vec![
         ("input_schema", T::input_schema().clone()),
         (
@@ -181,8 +180,7 @@ pub(crate) fn surfaces<T: ToolArgs + ObjectRoot>() -> Vec<(&'static str, Value)>
 }
 
 /// The formats a strict provider mode can express, for the types it takes.
-fn strict_surfaces<T: ToolArgs + ObjectRoot + StrictRoot + StrictPart>(
-) -> Vec<(&'static str, Value)> {
+fn strict_surfaces<T: StrictArgs>() -> Vec<(&'static str, Value)> {
     let mut all = surfaces::<T>();
     all.push((
         "openai_strict",
