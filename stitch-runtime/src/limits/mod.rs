@@ -12,6 +12,7 @@
 use core::fmt;
 use serde_json::{Number, Value};
 
+mod multiple;
 mod pattern;
 
 pub use self::pattern::Pattern;
@@ -115,10 +116,7 @@ impl Num {
     fn is_multiple_of(self, step: Num) -> bool {
         match (self, step) {
             (Num::Int(a), Num::Int(b)) => b != 0 && a % b == 0,
-            (a, b) => {
-                let q = a.as_f64() / b.as_f64();
-                q.is_finite() && q == q.trunc()
-            }
+            (a, b) => multiple::is_multiple(a.as_f64(), b.as_f64()),
         }
     }
 }

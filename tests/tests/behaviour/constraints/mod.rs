@@ -324,6 +324,35 @@ fn a_pattern_that_tells_the_readings_apart_keeps_the_string() {
     assert_eq!(value, both);
 }
 
+/// A decimal step.
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+struct Dose {
+    #[stitch(multiple_of = 0.1)]
+    ml: f64,
+}
+
+#[test]
+fn a_decimal_multiple_of_is_judged_on_the_decimals_as_written() {
+    // `0.3 / 0.1` is 2.9999999999999996 in binary floating point; 0.3 is 3 tenths.
+    let coercer = stitch_runtime::json_schema::Coercer::new(
+        &stitch_runtime::tool::mcp::<Dose>("d", None)["inputSchema"],
+    )
+    .unwrap();
+    for ml in [0.3, 0.7, 1.1, 2.0, 0.0] {
+        assert_eq!(accepted::<Dose>(json!({"ml": ml})).ml, ml);
+        coercer.coerce(&mut json!({"ml": ml})).unwrap();
+    }
+    refused::<Dose>(
+        json!({"ml": 0.35}),
+        &[("ml", "ml: 0.35 is not a multiple of 0.1")],
+    );
+    let error = coercer.coerce(&mut json!({"ml": 0.35})).unwrap_err();
+    assert_eq!(
+        error.issues()[0].message(),
+        "ml: 0.35 is not a multiple of 0.1"
+    );
+}
+
 #[test]
 fn the_command_line_checks_and_shows_them() {
     let e = Job::from_argv(
