@@ -4,10 +4,9 @@
 //! `_stitch::Limits` for the walk and the schema (`docs/rules.md#constraints`).
 
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::quote;
 use syn::meta::ParseNestedMeta;
 
-use crate::ast::{Container, Field};
 use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
 
@@ -33,7 +32,7 @@ impl Bound {
         }
     }
 
-    fn tokens(&self) -> TokenStream {
+    pub fn tokens(&self) -> TokenStream {
         match self.int {
             Some(i) => {
                 let lit = proc_macro2::Literal::i128_unsuffixed(i);
@@ -65,7 +64,7 @@ pub struct Constraints {
 
 impl Constraints {
     /// The number constraints, with their keys.
-    fn numbers(&self) -> [(&'static str, &Option<Spanned<Bound>>); 5] {
+    pub fn numbers(&self) -> [(&'static str, &Option<Spanned<Bound>>); 5] {
         [
             ("minimum", &self.minimum),
             ("maximum", &self.maximum),
@@ -94,7 +93,7 @@ impl Constraints {
     }
 
     /// The first number constraint written, in the order of the keys listed here.
-    fn first_number(&self) -> Option<(&'static str, Span)> {
+    pub fn first_number(&self) -> Option<(&'static str, Span)> {
         self.numbers()
             .into_iter()
             .filter_map(|(key, b)| b.as_ref().map(|b| (key, b.span)))
@@ -114,7 +113,7 @@ impl Constraints {
     }
 
     /// The first string constraint or `format`.
-    fn first_textual(&self) -> Option<(&'static str, Span)> {
+    pub fn first_textual(&self) -> Option<(&'static str, Span)> {
         self.first_string()
             .or_else(|| self.format.as_ref().map(|f| ("format", f.span)))
     }
@@ -503,75 +502,4 @@ fn non_ecma(source: &str) -> Option<String> {
         i += 1;
     }
     None
-}
-
-/// The `const` assertions of every constrained field of a type without type parameters, each
-/// spanned at the constraint, so a misuse is a compile error there:
-///
-/// ```text
-/// const _: () = {
-///     if !_stitch::takes_number_limits(_stitch::schema_of::<String>()) {
-///         _stitch::core::panic!("`minimum` applies only to a number field …, not `String`");
-///     }
-/// };
-/// ```
-pub fn asserts(cont: &Container) -> TokenStream {
-    let mut out = TokenStream::new();
-    for field in cont.all_fields().filter(|f| f.walked()) {
-        let limits = &field.attrs.limits;
-        if !limits.any() {
-            continue;
-        }
-        out.extend(field_asserts(field, limits));
-    }
-    out
-}
-
-fn field_asserts(field: &Field, limits: &Constraints) -> TokenStream {
-    let ty = &field.ty;
-    let shown = quote!(#ty).to_string().replace(' ', "");
-    let mut out = TokenStream::new();
-    if let Some((key, span)) = limits.first_number() {
-        let message = format!(
-            "`{key}` applies only to a number field (an integer or a float, or a list, map or `Option` of them), not `{shown}`"
-        );
-        out.extend(quote_spanned! {span=>
-            const _: () = {
-                if !_stitch::takes_number_limits(_stitch::schema_of::<#ty>()) {
-                    _stitch::core::panic!(#message);
-                }
-            };
-        });
-        for (key, bound) in limits.numbers() {
-            let Some(bound) = bound else { continue };
-            if key == "multiple_of" {
-                continue;
-            }
-            let message = format!(
-                "`{key} = {}` lies outside the range of the field's type `{shown}`",
-                bound.value.text
-            );
-            let n = bound.value.tokens();
-            out.extend(quote_spanned! {bound.span=>
-                const _: () = {
-                    if !_stitch::within_range(_stitch::schema_of::<#ty>(), #n) {
-                        _stitch::core::panic!(#message);
-                    }
-                };
-            });
-        }
-    }
-    if let Some((key, span)) = limits.first_textual() {
-        let message = format!(
-            "`{key}` applies only to a string field (`String`, `PathBuf`, or a list, map or `Option` of them), not `{shown}`"
-        );
-        out.extend(quote_spanned! {span=>
-            const _: () = {
-                if !_stitch::takes_string_limits(_stitch::schema_of::<#ty>()) {
-                    _stitch::core::panic!(#message);
-                }
-            };
-        });
-    }
-    out
 }

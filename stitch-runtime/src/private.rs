@@ -16,7 +16,10 @@ pub use crate::limits::compile_once;
 pub use crate::limits::PatternMatcher;
 pub use crate::limits::{Limits, Num, Pattern};
 pub use crate::path::Path;
-pub use crate::schema::limited::{takes_number_limits, takes_string_limits, within_range};
+pub use crate::schema::limited::{
+    admits_an_integer, takes_lenient_scalars, takes_number_limits, takes_string_limits,
+    whole_for_integers, within_range,
+};
 pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::surface::bounds::{ObjectArgs, StrictArgs};

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::{Container, Field};
+use crate::ast::Field;
 
 /// The field's `Bounds` (its `min_items` / `max_items`), as an expression:
 /// `_stitch::NONE`, or `_stitch::Bounds::new(Some(1), None)`.
@@ -504,44 +504,4 @@ pub(super) fn limits_hold(
         Some(limits) => quote!(&& #coerce::limits_hold(#access, #limits)),
         None => quote!(),
     }
-}
-
-/// `const` assertions that item bounds sit on a type with an array form, one per bounded
-/// field, spanned at the bound so the compile error points at it:
-///
-/// ```text
-/// const _: () = {
-///     if !_stitch::takes_item_bounds(<String as _stitch::Coerce>::SHAPE) {
-///         _stitch::core::panic!("`max_items` and `min_items` apply only to … not `String`");
-///     }
-/// };
-/// ```
-///
-/// Types without type parameters only: a generic field's shape is not known until the type is
-/// used. (A tuple, whose walk takes no bounds, is refused earlier by `check`.)
-pub(super) fn bound_asserts(cont: &Container) -> TokenStream {
-    if cont.generics.type_params().next().is_some() {
-        return quote!();
-    }
-    let mut out = crate::constraint::asserts(cont);
-    for field in cont.all_fields().filter(|f| f.walked()) {
-        let span = match (&field.attrs.max_items, &field.attrs.min_items) {
-            (Some(s), _) | (None, Some(s)) => s.span,
-            (None, None) => continue,
-        };
-        // Outside the impls, where `Self` could not be named: the model has replaced it.
-        let ty = &field.ty;
-        let message = format!(
-            "`max_items` and `min_items` apply only to a field with an array form (`OneOrMany<T>`, `Vec<T>` or another sequence), not `{}`",
-            quote!(#ty).to_string().replace(' ', "")
-        );
-        out.extend(quote_spanned! {span=>
-            const _: () = {
-                if !_stitch::takes_item_bounds(<#ty as _stitch::Coerce>::SHAPE) {
-                    _stitch::core::panic!(#message);
-                }
-            };
-        });
-    }
-    out
 }

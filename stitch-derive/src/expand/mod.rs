@@ -26,6 +26,7 @@ mod internally;
 mod schema;
 mod struct_;
 mod table;
+mod type_asserts;
 mod untagged;
 
 use proc_macro2::TokenStream;
@@ -57,7 +58,7 @@ pub fn expand(cont: &Container) -> TokenStream {
         Data::Enum(variants) => enum_::expand(cont, variants, &mut helpers),
         Data::Unsupported => quote!(),
     };
-    let asserts = fields::bound_asserts(cont);
+    let asserts = type_asserts::type_asserts(cont);
     let (describe, beside) = schema::describe(cont);
     let parts = Parts {
         body,

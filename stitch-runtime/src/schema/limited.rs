@@ -204,6 +204,93 @@ pub const fn within_range(schema: &Schema, n: Num) -> bool {
     }
 }
 
+/// Whether the bound `n` suits an integer field: a whole number (`minimum = 1.5` on a `u32`
+/// is a mistake, not a bound). True for any other leaf.
+#[doc(hidden)]
+pub const fn whole_for_integers(schema: &Schema, n: Num) -> bool {
+    match (leaf(schema), n) {
+        (Schema::Integer { .. }, Num::Float(f, _)) => (f as i128) as f64 == f,
+        _ => true,
+    }
+}
+
+/// Whether some value of an integer field's type lies within its bounds, each `(bound,
+/// exclusive)`: `exclusive_maximum = 0` on a `u8`, or `exclusive_minimum = 1,
+/// exclusive_maximum = 2` on any integer, leaves none. True for any other leaf.
+#[doc(hidden)]
+pub const fn admits_an_integer(
+    schema: &Schema,
+    low: Option<(Num, bool)>,
+    high: Option<(Num, bool)>,
+) -> bool {
+    let Schema::Integer { min, max } = leaf(schema) else {
+        return true;
+    };
+    let mut lowest = *min;
+    if let Some((n, exclusive)) = low {
+        let from = match n {
+            Num::Int(i) => i,
+            // The least whole number at or above `f`.
+            Num::Float(f, _) => (f as i128) + (((f as i128) as f64) < f) as i128,
+        };
+        let from = if exclusive && whole(n) {
+            from + 1
+        } else {
+            from
+        };
+        if from > lowest {
+            lowest = from;
+        }
+    }
+    let mut highest = if *max > i128::MAX as u128 {
+        i128::MAX
+    } else {
+        *max as i128
+    };
+    if let Some((n, exclusive)) = high {
+        let to = match n {
+            Num::Int(i) => i,
+            // The greatest whole number at or below `f`.
+            Num::Float(f, _) => (f as i128) - (((f as i128) as f64) > f) as i128,
+        };
+        let to = if exclusive && whole(n) { to - 1 } else { to };
+        if to < highest {
+            highest = to;
+        }
+    }
+    lowest <= highest
+}
+
+/// Whether `n` is a whole number (an exclusive bound that is one excludes itself).
+const fn whole(n: Num) -> bool {
+    match n {
+        Num::Int(_) => true,
+        Num::Float(f, _) => (f as i128) as f64 == f,
+    }
+}
+
+/// Whether `lenient_scalars` applies to a field of this schema: its leaf, through `Option`,
+/// lists and map values, is a number or a boolean. A `OneOrMany` reads text by R1 and R3
+/// already, so the option would say nothing there.
+#[doc(hidden)]
+pub const fn takes_lenient_scalars(mut schema: &Schema) -> bool {
+    loop {
+        schema = match schema {
+            Schema::Array { items: inner, .. }
+            | Schema::Map(inner)
+            | Schema::Bounded { inner, .. }
+            | Schema::Limited { inner, .. }
+            | Schema::Described { inner, .. } => inner,
+            other => {
+                return matches!(
+                    other,
+                    Schema::Integer { .. } | Schema::Number | Schema::Boolean
+                );
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
