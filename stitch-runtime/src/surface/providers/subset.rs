@@ -405,14 +405,12 @@ fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Neve
         }
     }
     // Strict mode requires `additionalProperties: false` on every object; a map can then only
-    // be empty, which the tool accepts.
-    // (Not on a union of objects without properties of its own: there, `false` would refuse
-    // every key the members declare; each member is closed instead.) At the root, which must
-    // be a closed object, such a union (a tagged enum) lists every key a member declares
-    // beside its members, so `false` refuses only the keys no member takes and the members
-    // decide the rest, exactly (`docs/rules.md#strict-schemas`).
+    // be empty, which the tool accepts. A union of objects without properties of its own (a
+    // tagged enum, at the root or under a field) lists every key a member declares beside its
+    // members, so `false` refuses only the keys no member takes and the members decide the
+    // rest, exactly (`docs/rules.md#strict-schemas`).
     let union = out.contains_key("anyOf") && !out.contains_key("properties");
-    if union && path.is_empty() && is_object_schema(&out) {
+    if union && is_object_schema(&out) {
         if let Some(properties) = member_properties(&out) {
             out.insert("properties".to_owned(), Value::Object(properties));
             out.insert("additionalProperties".to_owned(), Value::Bool(false));

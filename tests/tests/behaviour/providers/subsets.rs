@@ -266,9 +266,9 @@ pub(super) fn check_anthropic_strict(schema: &Value) {
     only_keywords(schema, ANTHROPIC_STRICT_KEYWORDS, "anthropic_strict");
     assert!(!schema.to_string().contains("\"$ref\""), "{schema}");
     for (path, object) in all_subschemas(schema) {
-        // A union of objects is not closed itself (that would refuse the members' keys).
-        let union = object.contains_key("anyOf") && !object.contains_key("properties");
-        if (is_object_type(object) && !union) || object.contains_key("properties") {
+        // Every object is closed, a union of objects (a tagged enum under a field) too: it
+        // lists its members' keys beside them (issue #33: it was left open).
+        if is_object_type(object) || object.contains_key("properties") {
             assert_eq!(
                 object.get("additionalProperties"),
                 Some(&json!(false)),
