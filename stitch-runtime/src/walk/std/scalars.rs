@@ -1,6 +1,8 @@
 //! Scalars: integers, floats, `bool`, `()`. Nothing to repair; with `lenient_scalars`, a
 //! number or literal written as text is read.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::bounds::Bounds;
@@ -11,7 +13,7 @@ use crate::schema::{Describe, Schema};
 use crate::walk::{walk_leaf, Coerce, Cx, Shape};
 
 macro_rules! scalar {
-    ($($ty:ty => $lenient:expr, $admits:expr, $schema:expr, default $default:expr, holds $holds:expr;)*) => {$(
+    ($($ty:ty => $lenient:expr, $admits:expr, $schema:expr, default $default:expr, holds $holds:expr $(, judged $judged:expr)?;)*) => {$(
         impl Coerce for $ty {
             const SHAPE: Shape = Shape::SCALAR;
 
@@ -20,7 +22,7 @@ macro_rules! scalar {
                 if cx.is_lenient() {
                     if let Value::String(text) = value {
                         if let Some(read) = $lenient(text) {
-                            cx.limited(&read, at);
+                            judged!(cx, &read, at $(, $judged)?);
                             cx.repaired(at, RepairKind::ScalarText, value);
                             cx.replace(value, read);
                             return;
@@ -28,7 +30,7 @@ macro_rules! scalar {
                     }
                 }
                 if $admits(&*value) {
-                    cx.limited(value, at);
+                    judged!(cx, value, at $(, $judged)?);
                 } else {
                     walk_leaf::<Self>(value, cx, at, false);
                 }
@@ -49,6 +51,19 @@ macro_rules! scalar {
             const DEFAULT: Option<&'static str> = $default;
         }
     )*};
+}
+
+/// The constraints judged on the value the type holds: the JSON value itself, or (`f32`) what
+/// it becomes once read.
+macro_rules! judged {
+    ($cx:ident, $value:expr, $at:ident) => {
+        $cx.limited($value, $at)
+    };
+    ($cx:ident, $value:expr, $at:ident, $judged:expr) => {
+        if $cx.has_limits() {
+            $cx.limited(&*$judged($value), $at)
+        }
+    };
 }
 
 /// The schema of an integer type: its whole range.
@@ -118,6 +133,20 @@ fn never<T>(_: T, _: &Limits) -> bool {
     false
 }
 
+/// A JSON number as the `f32` a tool receives (`0.99999999` is `1.0`): a bound is judged on
+/// what the tool gets. One the rounding leaves as it is, or that overflows to infinity, is
+/// judged as sent (infinity lies beyond every bound below it).
+fn as_f32(value: &Value) -> Cow<'_, Value> {
+    let Some(sent) = value.as_f64() else {
+        return Cow::Borrowed(value);
+    };
+    let got = f64::from(sent as f32);
+    match serde_json::Number::from_f64(got) {
+        Some(n) if got != sent => Cow::Owned(Value::Number(n)),
+        _ => Cow::Borrowed(value),
+    }
+}
+
 /// The quick test of an integer position: a JSON integer within the type's range.
 fn admits_int<T: TryFrom<u64> + TryFrom<i64>>(value: &Value) -> bool {
     match value {
@@ -143,7 +172,7 @@ scalar! {
     i64 => lenient_int::<i64>, admits_int::<i64>, integer!(i64), default Some("0"), holds int_holds;
     i128 => lenient_wide, admits_int::<i128>, integer!(i128), default Some("0"), holds int_holds;
     isize => lenient_int::<isize>, admits_int::<isize>, integer!(isize), default Some("0"), holds int_holds;
-    f32 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds never;
+    f32 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds never, judged as_f32;
     f64 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds f64_holds;
     () => lenient_unit, Value::is_null, Schema::Null, default Some("null"), holds never;
 }

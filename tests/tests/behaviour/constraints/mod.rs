@@ -353,6 +353,47 @@ fn a_decimal_multiple_of_is_judged_on_the_decimals_as_written() {
     );
 }
 
+/// An `f32` field: its bounds are judged on the `f32` the tool receives.
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+struct Gain {
+    #[stitch(exclusive_maximum = 1.0)]
+    level: f32,
+    #[serde(default)]
+    raw: Option<f32>,
+}
+
+#[test]
+fn an_f32_bound_is_judged_on_the_f32_the_tool_receives() {
+    // 0.99999999 rounds to 1.0 in an `f32`, which the bound excludes.
+    assert_eq!(
+        serde_json::from_value::<f32>(json!(0.99999999)).unwrap(),
+        1.0
+    );
+    refused::<Gain>(
+        json!({"level": 0.99999999}),
+        &[(
+            "level",
+            "level: 1.0 is not less than the exclusive maximum of 1.0",
+        )],
+    );
+    assert_eq!(accepted::<Gain>(json!({"level": 0.9999})).level, 0.9999);
+    // Past `f32::MAX` serde reads infinity, and so does stitch (serde's answer stands); a
+    // bound refuses it.
+    let inf = accepted::<Gain>(json!({"level": 0.5, "raw": 1e39}));
+    assert_eq!(inf.raw, Some(f32::INFINITY));
+    assert_eq!(
+        serde_json::from_value::<f32>(json!(1e39)).unwrap(),
+        f32::INFINITY
+    );
+    refused::<Gain>(
+        json!({"level": 1e39}),
+        &[(
+            "level",
+            "level: 1e+39 is not less than the exclusive maximum of 1.0",
+        )],
+    );
+}
+
 #[test]
 fn the_command_line_checks_and_shows_them() {
     let e = Job::from_argv(
