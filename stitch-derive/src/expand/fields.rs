@@ -426,6 +426,22 @@ pub(super) fn fields_walk(
         // never fires there).
         quote!(#coerce::walk_flat(__map, __cx, __at, &__owned.within(Self::#own_fn));)
     });
+    // `deny_unknown_fields` beside flattened structs: a key no level reads is refused at its
+    // path, naming the fields this level and the flattened structs read.
+    let unknown = if rules.deny_unknown {
+        quote! {
+            if __owned.denies(__key) {
+                __cx.unknown_among(
+                    __at,
+                    __key,
+                    &[#(#expected),*],
+                    &[#(#flat_types::FIELDS),*],
+                );
+            }
+        }
+    } else {
+        quote!()
+    };
     let body = quote! {
         #seen_decl
         for (__key, __item) in __map.iter_mut() {
@@ -433,6 +449,7 @@ pub(super) fn fields_walk(
                 #(#arms)*
                 _ => {
                     if !Self::#owns_fn(__key) {
+                        #unknown
                         __cx.untyped(__item, &__at.key(__key));
                     }
                 }

@@ -110,6 +110,11 @@ impl Fields {
             .fold(0, |mask, f| mask | 1u128 << f.ordinal())
     }
 
+    /// The keys the fields are read under, aliases included.
+    pub(crate) fn wire_names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.names.iter().map(FieldWalk::name)
+    }
+
     /// Whether a field reads `key`.
     pub fn declares(&self, key: &str) -> bool {
         self.names.iter().any(|f| f.name() == key)

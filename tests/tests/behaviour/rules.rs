@@ -506,6 +506,51 @@ fn skipped_fields_are_unknown_keys() {
     );
 }
 
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Depth {
+    depth: u32,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(deny_unknown_fields)]
+struct Scan {
+    name: String,
+    #[serde(flatten)]
+    depth: Depth,
+}
+
+#[test]
+fn an_unknown_key_beside_a_flattened_struct_is_named_where_it_was_sent() {
+    // serde refuses it too, at no path and naming no field (flatten hides them from it).
+    let args = json!({"name": "a", "depth": 1, "bogus": [2]});
+    assert!(serde_json::from_value::<Scan>(args.clone()).is_err());
+    let want = "bogus: unknown field `bogus`, expected `name` or `depth`";
+    let messages = |e: stitch_runtime::ArgsError| -> Vec<String> {
+        e.issues().iter().map(|i| i.message().to_owned()).collect()
+    };
+    assert_eq!(
+        messages(Scan::from_value(args.clone()).unwrap_err()),
+        [want]
+    );
+    assert_eq!(
+        messages(Scan::from_json(&args.to_string()).unwrap_err()),
+        [want]
+    );
+    let mut value = args.clone();
+    assert_eq!(
+        messages(Scan::coerce_value(&mut value).unwrap_err()),
+        [want]
+    );
+    assert_eq!(value, args);
+    assert_eq!(
+        Scan::from_value(json!({"name": "a", "depth": 1})).unwrap(),
+        Scan {
+            name: "a".to_owned(),
+            depth: Depth { depth: 1 }
+        }
+    );
+}
+
 mod reexported {
     pub use stitch_runtime as rt;
 }

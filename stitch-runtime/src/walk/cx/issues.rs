@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{address, is_container, Cx, Found};
 use crate::error::{self, Issue, MAX_ISSUES};
 use crate::path::{Order, Path};
-use crate::walk::pattern_claims;
+use crate::walk::{pattern_claims, Fields};
 
 /// Where a reported issue goes ([`Cx::slot`]).
 #[derive(Clone, Copy)]
@@ -101,6 +101,41 @@ impl Cx {
     pub(crate) fn pattern_claims(&self, text: &str) -> bool {
         let pattern = self.limits.and_then(|limits| limits.pattern.as_ref());
         pattern.is_some_and(|pattern| pattern_claims(text, |s| pattern.is_match(s)))
+    }
+
+    /// A key no level reads, in an object whose type denies unknown fields and flattens
+    /// structs: in serde's words, expecting the type's own fields (`own`) and those of the
+    /// structs flattened into it (their tables; serde itself names none there).
+    #[cold]
+    #[inline(never)]
+    pub fn unknown_among(
+        &mut self,
+        at: &Path<'_>,
+        key: &str,
+        own: &'static [&'static str],
+        flattened: &[Option<&'static Fields>],
+    ) {
+        let mut expected: Vec<&str> = own.to_vec();
+        for name in flattened
+            .iter()
+            .flatten()
+            .flat_map(|fields| fields.wire_names())
+        {
+            if !expected.contains(&name) {
+                expected.push(name);
+            }
+        }
+        let listed: Vec<String> = expected.iter().map(|name| format!("`{name}`")).collect();
+        let reason = match listed.as_slice() {
+            [] => "there are no fields".to_owned(),
+            [one] => format!("expected {one}"),
+            [a, b] => format!("expected {a} or {b}"),
+            all => format!("expected one of {}", all.join(", ")),
+        };
+        let here = at.key(key);
+        self.report(&here, || {
+            Issue::invalid(here.render(), format!("unknown field `{key}`, {reason}"))
+        });
     }
 
     /// Refuses a list written as text at `at` (rule R3).
