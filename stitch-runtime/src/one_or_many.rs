@@ -371,4 +371,6 @@ impl<T: StrictPart> StrictPart for OneOrMany<T> {}
 impl<T: Describe> Describe for OneOrMany<T> {
     const SCHEMA: &'static Schema = &Schema::OneOrMany(T::SCHEMA);
     const DEFAULT: Option<&'static str> = Some("[]");
+    // `null` is one value when `T` reads it.
+    const NULLABLE: bool = T::NULLABLE;
 }

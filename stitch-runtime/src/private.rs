@@ -52,6 +52,11 @@ pub const fn optional_of<T: Coerce>() -> bool {
     T::OPTIONAL
 }
 
+/// Whether serde reads `null` as a value of type `T`.
+pub const fn nullable_of<T: Coerce>() -> bool {
+    T::NULLABLE
+}
+
 /// `T::default()` as JSON text, where known.
 pub const fn default_of<T: Coerce>() -> Option<&'static str> {
     T::DEFAULT

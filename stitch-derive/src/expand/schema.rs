@@ -80,6 +80,7 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
         }
         Data::Unsupported => (quote!(&_stitch::Schema::Any), None),
     };
+    let nullable = nullable(&cx);
     let name = esc(&cont.ident.to_string());
     let (schema, beside) = if recursive {
         let marker = marker();
@@ -102,8 +103,48 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     let items = quote! {
         const SCHEMA: &'static _stitch::Schema = #schema;
         #optional
+        #nullable
     };
     (items, beside)
+}
+
+/// `const NULLABLE` where serde reads `null` as a value of the type other than through
+/// `OPTIONAL` (the default): a newtype's or transparent struct's field's, and an untagged
+/// enum's with a unit variant (`null`) or a member that reads it.
+fn nullable(cx: &Ctx) -> TokenStream {
+    let through = |field: &Field| {
+        let nullable = constant(cx, field, "NULLABLE");
+        quote!(const NULLABLE: bool = #nullable;)
+    };
+    match &cx.cont.data {
+        Data::Struct(fields) if cx.cont.serde.transparent => {
+            crate::ast::transparent_field(fields).map_or_else(TokenStream::new, through)
+        }
+        Data::Newtype(field) if field.attrs.opaque.is_none() => through(field),
+        Data::Enum(variants) if matches!(cx.cont.tagging(), Tagging::Untagged) => {
+            let variants = variants.iter().filter(|v| !v.skip);
+            let mut members = Vec::new();
+            for v in variants {
+                match v.style {
+                    Style::Unit => {
+                        return quote!(
+                            const NULLABLE: bool = true;
+                        )
+                    }
+                    Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
+                        members.push(constant(cx, &v.fields[0], "NULLABLE"));
+                    }
+                    _ => {}
+                }
+            }
+            if members.is_empty() {
+                quote!()
+            } else {
+                quote!(const NULLABLE: bool = false #(|| #members)*;)
+            }
+        }
+        _ => quote!(),
+    }
 }
 
 /// The field's type as the schema code names it.
@@ -115,7 +156,7 @@ fn schema_type(cx: &Ctx, field: &Field) -> syn::Type {
     }
 }
 
-/// One of the field type's schema constants (`SCHEMA`, `OPTIONAL`, `DEFAULT`), spanned at the
+/// One of the field type's schema constants (`SCHEMA`, `OPTIONAL`, `NULLABLE`, `DEFAULT`), spanned at the
 /// type. A type that names the container goes through `Describe` (the marker implements only
 /// that); any other through `Coerce`, so a type stitch does not know gets the walk's error
 /// only, once.
@@ -130,6 +171,7 @@ fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
             match which {
                 "SCHEMA" => "schema_of",
                 "OPTIONAL" => "optional_of",
+                "NULLABLE" => "nullable_of",
                 _ => "default_of",
             },
             span,

@@ -240,6 +240,10 @@ pub trait Describe {
     const SCHEMA: &'static Schema;
     /// serde accepts the field missing (`Option<T>`).
     const OPTIONAL: bool = false;
+    /// serde reads `null` as a value of this type (`Option<T>`, `()`, `serde_json::Value`, an
+    /// untagged enum with a unit variant, a `OneOrMany` of one of these): a defaulted field's
+    /// `null` is then read, not taken as the field left out (`docs/rules.md#r8`).
+    const NULLABLE: bool = Self::OPTIONAL;
     /// `Default::default()` as JSON text, for `#[serde(default)]` fields, where it is known.
     const DEFAULT: Option<&'static str> = None;
 }

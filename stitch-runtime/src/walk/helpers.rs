@@ -116,12 +116,12 @@ pub fn untyped_entries(map: &Map<String, Value>, cx: &mut Cx, at: &Path<'_>) {
 }
 
 /// Whether serde may leave a field of type `T` out while refusing its `null`: a defaulted
-/// field (`#[serde(default)]`) of a type that does not read `null` itself (not an `Option`,
-/// not `serde_json::Value`). Such a field's `null` is taken as the field left out
-/// (`docs/rules.md#r8`).
+/// field (`#[serde(default)]`) of a type that does not read `null` itself
+/// ([`Describe::NULLABLE`](crate::schema::Describe::NULLABLE)). Such a field's `null` is taken
+/// as the field left out (`docs/rules.md#r8`).
 #[inline]
 pub const fn null_is_absent<T: Coerce>() -> bool {
-    !T::OPTIONAL && !matches!(T::SHAPE.kind, Kind::Any)
+    !T::NULLABLE && !matches!(T::SHAPE.kind, Kind::Any)
 }
 
 /// Rule R8: drops from `map` each key whose value is `null` and that `absent` names (the

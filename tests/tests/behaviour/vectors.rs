@@ -216,6 +216,66 @@ struct WithFilters {
     names: OneOrMany<String>,
 }
 
+/// Defaulted fields whose types serde reads `null` into (not as the field left out).
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum Maybe {
+    Nothing,
+    Count(u32),
+}
+
+fn seven() -> Maybe {
+    Maybe::Count(7)
+}
+
+fn five() -> Option<u32> {
+    Some(5)
+}
+
+fn one_x() -> OneOrMany<Option<String>> {
+    OneOrMany::One(Some("x".to_owned()))
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Nulls {
+    #[serde(default = "seven")]
+    maybe: Maybe,
+    #[serde(default = "five")]
+    count: Option<u32>,
+    #[serde(default = "one_x")]
+    names: OneOrMany<Option<String>>,
+    #[serde(default)]
+    limit: u32,
+}
+
+#[test]
+fn null_that_serde_reads_is_read_not_left_out() {
+    // Each `null` but `limit`'s is a value of its field's type: serde's reading stands, on
+    // every surface; `limit`'s is the field left out (R8).
+    let args = json!({"maybe": null, "count": null, "names": null, "limit": null});
+    let want = Nulls {
+        maybe: Maybe::Nothing,
+        count: None,
+        names: OneOrMany::One(None),
+        limit: 0,
+    };
+    repaired::<Nulls>(args, json!({"maybe": null, "count": null, "names": null}));
+    assert_eq!(
+        serde_json::from_value::<Nulls>(json!({"maybe": null, "count": null, "names": null}))
+            .unwrap(),
+        want
+    );
+    assert_eq!(
+        Nulls::from_value(json!({})).unwrap(),
+        Nulls {
+            maybe: Maybe::Count(7),
+            count: Some(5),
+            names: one_x(),
+            limit: 0,
+        }
+    );
+}
+
 #[test]
 fn null_at_a_defaulted_field_is_the_field_left_out() {
     repaired::<WithFilters>(

@@ -49,6 +49,8 @@ macro_rules! scalar {
         impl Describe for $ty {
             const SCHEMA: &'static Schema = &$schema;
             const DEFAULT: Option<&'static str> = $default;
+            // `()` is read from `null`.
+            const NULLABLE: bool = matches!($schema, Schema::Null);
         }
     )*};
 }

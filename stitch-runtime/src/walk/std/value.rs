@@ -23,4 +23,5 @@ impl Coerce for Value {
 impl Describe for Value {
     const SCHEMA: &'static Schema = &Schema::Any;
     const DEFAULT: Option<&'static str> = Some("null");
+    const NULLABLE: bool = true;
 }

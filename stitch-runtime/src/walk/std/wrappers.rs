@@ -109,6 +109,7 @@ macro_rules! pointer {
         impl<T: Describe> Describe for $ty<T> {
             const SCHEMA: &'static Schema = T::SCHEMA;
             const OPTIONAL: bool = T::OPTIONAL;
+            const NULLABLE: bool = T::NULLABLE;
             const DEFAULT: Option<&'static str> = T::DEFAULT;
         }
     )*};
