@@ -122,12 +122,16 @@ impl Core {
     }
 
     /// Once a complete list is known, warns of each `--check` and `--skip` name it does not
-    /// hold (once per routing).
+    /// hold: once per run (every `--listen` session has the same server).
     pub(super) fn warn_unknown_names(&mut self) {
+        static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
         if self.names_checked {
             return;
         }
         self.names_checked = true;
+        if WARNED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
         let tools = &self.tools.by_name;
         for (flag, name) in self.options.tools.unknown(&|name| tools.contains_key(name)) {
             log!(Warn, "{flag} {name}: the server lists no tool of that name");

@@ -360,10 +360,9 @@ fn levels(level: Option<Level>, json: Option<bool>, options: &Options) -> (Level
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1).peekable();
-    match args.peek().map(String::as_str) {
-        Some("wrap") => return stitch_proxy::wrap::main(false, args.skip(1)),
-        Some("unwrap") => return stitch_proxy::wrap::main(true, args.skip(1)),
-        _ => {}
+    if let Some(which @ ("wrap" | "unwrap")) = args.peek().map(String::as_str) {
+        let unwrapping = which == "unwrap";
+        return stitch_proxy::wrap::main(unwrapping, args.skip(1), &proxy_options);
     }
     let (level, options, command, http) = match parse_args(args) {
         Ok(Cli::Run {
@@ -410,6 +409,16 @@ fn main() -> ExitCode {
             };
             ExitCode::from(code)
         }
+    }
+}
+
+/// Checks the options `wrap` writes for each proxy: they must make a run of a server.
+fn proxy_options(options: &[String]) -> Result<(), String> {
+    let mut line = options.to_vec();
+    line.extend(["--".to_owned(), "server".to_owned()]);
+    match parse_args(line)? {
+        Cli::Run { .. } => Ok(()),
+        _ => Err("--help and --version are not options of a server's proxy".into()),
     }
 }
 

@@ -56,10 +56,21 @@ fn parse(unwrapping: bool, args: impl Iterator<Item = String>) -> Result<Option<
     }))
 }
 
-/// `stitch-proxy wrap …` (`unwrapping`: `unwrap …`), the arguments after the subcommand.
-pub fn main(unwrapping: bool, args: impl Iterator<Item = String>) -> ExitCode {
+/// `stitch-proxy wrap …` (`unwrapping`: `unwrap …`), the arguments after the subcommand;
+/// `check` says whether the proxy options to write into the file are the proxy's.
+pub fn main(
+    unwrapping: bool,
+    args: impl Iterator<Item = String>,
+    check: &dyn Fn(&[String]) -> Result<(), String>,
+) -> ExitCode {
     let asked = match parse(unwrapping, args) {
-        Ok(Some(asked)) => asked,
+        Ok(Some(asked)) => match check(&asked.options) {
+            Ok(()) => asked,
+            Err(error) => {
+                eprintln!("stitch-proxy: the proxy options after --: {error}");
+                return ExitCode::from(2);
+            }
+        },
         Ok(None) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

@@ -102,5 +102,10 @@ fn a_malformed_file_is_refused_with_its_line_and_left_as_it_was() {
     assert!(text(&output).contains("missing.json"), "{}", text(&output));
     let output = run(&["wrap"]);
     assert_eq!(output.status.code(), Some(2));
+    // Options each proxy could not run with are not written into the file.
+    let output = run(&["wrap", path, "--", "--reprot-only"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("--reprot-only"), "{}", text(&output));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
     let _ = std::fs::remove_dir_all(&dir);
 }
