@@ -232,6 +232,11 @@ impl Counts {
     }
 }
 
+/// The most tool names the summary counts apart.
+pub const MAX_TOOLS: usize = 1000;
+/// The name the calls to every other tool are counted under.
+pub const OTHER_TOOLS: &str = "(other tools)";
+
 /// The calls of a run, by tool.
 #[derive(Debug, Default)]
 pub struct Tally {
@@ -239,16 +244,22 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Counts one call to `tool`.
+    /// Counts one call to `tool`. Past [`MAX_TOOLS`] names (a client may name any tool, and
+    /// a hostile one a new tool each call) the calls are counted under [`OTHER_TOOLS`].
     pub fn add(&mut self, tool: &str, outcome: Outcome) {
-        match self.by_tool.get_mut(tool) {
-            Some(counts) => counts.add(outcome),
-            None => self
-                .by_tool
-                .entry(tool.to_owned())
-                .or_default()
-                .add(outcome),
+        if let Some(counts) = self.by_tool.get_mut(tool) {
+            counts.add(outcome);
+            return;
         }
+        let name = if self.by_tool.len() < MAX_TOOLS {
+            tool
+        } else {
+            OTHER_TOOLS
+        };
+        self.by_tool
+            .entry(name.to_owned())
+            .or_default()
+            .add(outcome);
     }
 
     /// Every tool's counts added up.
@@ -431,5 +442,17 @@ mod tests {
         assert_eq!(value["total"]["would_refuse"], 1);
         assert_eq!(value["tools"]["view"]["refused"], 1);
         assert_eq!(value["tools"]["tag"]["unchecked"], 1);
+        // Bounded, whatever names the calls give.
+        for n in 0..MAX_TOOLS + 10 {
+            tally.add(&format!("t{n}"), Outcome::Forwarded);
+        }
+        assert_eq!(tally.by_tool.len(), MAX_TOOLS + 1);
+        assert_eq!(tally.of(OTHER_TOOLS).calls, 12);
+        assert_eq!(
+            tally.of("view").calls,
+            2,
+            "a name counted before still counts"
+        );
+        assert_eq!(tally.total().calls, 5 + MAX_TOOLS as u64 + 10);
     }
 }
