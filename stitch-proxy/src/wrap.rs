@@ -14,8 +14,9 @@
 //! - A `url` server (Streamable HTTP): the entry becomes a stdio server, the proxy with
 //!   `--upstream URL` and a `--header "Name: value"` per `headers` member; its `type`
 //!   (Claude Code's `http`) becomes `stdio`, every other key stays, and the entry as it was
-//!   written is kept, as a string, in [`ORIGINAL`], which `unwrap` puts back. An `sse` server
-//!   is left alone (the proxy speaks Streamable HTTP only).
+//!   written is kept, as a string, in [`ORIGINAL`], which `unwrap` puts back. A server of
+//!   another `type` (`sse`, Claude Code's `ws`, `sse-ide`, …) is left alone (the proxy speaks
+//!   Streamable HTTP only).
 //! - An entry whose command is already `stitch-proxy` is left alone by `wrap`.
 
 use std::fmt::Write as _;
@@ -248,8 +249,15 @@ fn wrap_entry(
         .get("url")
         .ok_or("left alone: neither a command nor a url")?;
     let url = url.as_str().ok_or("left alone: its url is not a string")?;
-    if entry.get("type").and_then(Node::as_str) == Some("sse") {
-        return Err("left alone: an sse server (the proxy speaks Streamable HTTP)".into());
+    // Streamable HTTP only: no `type` (Cursor), `http` or `streamable-http` (Claude Code).
+    match entry.get("type").map(|t| t.as_str()) {
+        None | Some(Some("http" | "streamable-http")) => {}
+        Some(Some(kind)) => {
+            return Err(format!(
+                "left alone: a {kind} server (the proxy speaks Streamable HTTP)"
+            ))
+        }
+        Some(None) => return Err("left alone: its type is not a string".into()),
     }
     let mut args: Vec<String> = proxy.options.iter().map(|o| quoted(o)).collect();
     args.push(quoted("--upstream"));

@@ -169,6 +169,28 @@ fn a_url_server_becomes_the_proxy_with_upstream_and_its_headers() {
 }
 
 #[test]
+fn only_streamable_http_url_servers_are_wrapped() {
+    let text = r#"{"mcpServers": {"a": {"type": "streamable-http", "url": "https://a"}, "b": {"type": "ws", "url": "wss://b"}, "c": {"type": "sse-ide", "url": "http://c"}, "d": {"type": 1, "url": "http://d"}}}"#;
+    let wrapped = wrap("c.json", text, &PROXY).unwrap();
+    let changed: Vec<(&str, bool)> = wrapped
+        .changes
+        .iter()
+        .map(|c| (c.server.as_str(), c.changed))
+        .collect();
+    assert_eq!(
+        changed,
+        [("a", true), ("b", false), ("c", false), ("d", false)]
+    );
+    assert!(
+        wrapped.changes[1].what.contains("a ws server"),
+        "{:?}",
+        wrapped.changes
+    );
+    assert_eq!(servers(&wrapped.text)["a"]["type"], "stdio");
+    assert_eq!(unwrap("c.json", &wrapped.text).unwrap().text, text);
+}
+
+#[test]
 fn a_malformed_file_is_refused_with_its_line_and_column() {
     let text = "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n";
     let error = wrap("conf.json", text, &PROXY).unwrap_err();
