@@ -66,47 +66,40 @@ impl Core {
             _ => Verdict::Clean,
         };
         let report_only = self.options.report_only;
-        let (outcome, issues) = match verdict {
-            Verdict::Clean => {
-                let outcome = if checked {
-                    Outcome::Forwarded
-                } else {
-                    Outcome::Unchecked
-                };
-                self.add_pending(id.clone(), None);
-                self.send_server(line);
-                (outcome, Vec::new())
-            }
+        // What the call comes to, and the line that goes to the server (none: refused).
+        let (outcome, issues, forward) = match verdict {
+            Verdict::Clean if checked => (Outcome::Forwarded, Vec::new(), Some(line)),
+            Verdict::Clean => (Outcome::Unchecked, Vec::new(), Some(line)),
             Verdict::Repaired { issues, .. } if report_only => {
-                self.add_pending(id.clone(), None);
-                self.send_server(line);
-                (Outcome::WouldRepair, issues)
+                (Outcome::WouldRepair, issues, Some(line))
             }
             Verdict::Refused { issues, .. } if report_only => {
-                self.add_pending(id.clone(), None);
-                self.send_server(line);
-                (Outcome::WouldRefuse, issues)
+                (Outcome::WouldRefuse, issues, Some(line))
             }
             Verdict::Repaired { arguments, issues } => {
                 let range = call.arguments.as_ref().map(|node| node.span.clone());
                 let line = message::splice(body, range.unwrap_or_default(), &arguments);
-                self.add_pending(id.clone(), None);
-                self.send_server(line);
-                (Outcome::Repaired, issues)
+                (Outcome::Repaired, issues, Some(line))
             }
             Verdict::Refused { messages, issues } => {
                 self.send_client(era::refusal_line(&id, &messages, &self.era));
-                (Outcome::Refused, issues)
+                (Outcome::Refused, issues, None)
             }
         };
         record::count(&call.name, outcome);
-        if log::enabled(outcome.level()) {
+        // The id is copied only for a record that is written.
+        let logged = log::enabled(outcome.level()).then(|| id.raw.clone());
+        if let Some(line) = forward {
+            self.add_pending(id, None);
+            self.send_server(line);
+        }
+        if let Some(id) = logged {
             self.record(id, call.name, outcome, issues);
         }
     }
 
     /// Asks for the record of a call to be written.
-    fn record(&mut self, id: Id, tool: String, outcome: Outcome, issues: Vec<Issue>) {
+    fn record(&mut self, id: String, tool: String, outcome: Outcome, issues: Vec<Issue>) {
         let era = match &self.era {
             Era::Legacy => "handshake".to_owned(),
             Era::Modern(version) => version.clone(),
@@ -114,7 +107,7 @@ impl Core {
         self.out.push(super::Action::Record(Box::new(Record {
             era,
             session: self.session.clone(),
-            id: id.raw,
+            id,
             tool,
             outcome,
             issues,
