@@ -2,7 +2,9 @@
 # End to end: the official Python MCP SDK on both sides of stitch-proxy. The client of
 # test_e2e.py starts stitch-proxy in front of server.py (an `MCPServer`) and checks what
 # reaches the server's wire: refusals, repairs, values left alone, progress and notifications,
-# and an error (not a hang) when the server dies mid-call. Then test_http.py does the same over
+# and an error (not a hang) when the server dies mid-call; with --report-only and
+# --log-format json, the list written as text reaches the server and the JSON record on the
+# proxy's standard error names it (would-refuse). Then test_http.py does the same over
 # Streamable HTTP in each topology (http_server.py is the SDK's HTTP server with server.py's
 # tools), with two concurrent sessions, the Authorization header, Host/Origin refused, and a
 # server restarted mid-session (the proxy opens a new session, unseen by the client). Every

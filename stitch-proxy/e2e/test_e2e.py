@@ -2,7 +2,8 @@
 
     python test_e2e.py PROXY_BINARY
 
-The SDK's `Client` (over `stdio_client`) starts `PROXY_BINARY -- python server.py WIRE_LOG`;
+The SDK's `Client` (over `stdio_client`) starts `PROXY_BINARY -- python server.py WIRE_LOG`
+(and once more with `--report-only --log-format json`, whose records are checked);
 server.py is an `MCPServer` that logs every line reaching it to WIRE_LOG, so each test sees
 exactly what the server received. Every test runs in each of the client's modes: `legacy`
 (the initialize handshake), `auto` (the SDK's default: a `server/discover` probe, then the
@@ -279,6 +280,49 @@ async def crash_gives_an_error(proxy: str, tmp: Path, mode: str) -> None:
     assert "request(s) unanswered: each got an error" in stderr, stderr
 
 
+async def report_only_lets_the_text_list_through_and_records_it(proxy: str, tmp: Path, mode: str) -> None:
+    """Issue #34: `--report-only --log-format json`: the list written as text reaches the
+    server as the client sent it, and the JSON record on the proxy's standard error names the
+    tool, the path, the rule and `would-refuse`, never the value."""
+    wire = tmp / f"report-wire-{mode}.jsonl"
+    errpath = tmp / f"report-stderr-{mode}.log"
+    params = StdioServerParameters(
+        command=proxy,
+        args=["--report-only", "--log-format", "json", "--", sys.executable, str(HERE / "server.py"), str(wire)],
+    )
+    with open(errpath, "w", encoding="utf-8") as errlog:
+        async with Client(stdio_client(params, errlog=errlog), mode=mode, cache=None) as session:
+            result = await asyncio.wait_for(session.call_tool("view", {"paths": '["secret-a.png"]'}), TIMEOUT)
+            # The server's own answer, not a refusal. (The SDK's server reads the JSON text
+            # for a parameter typed `str | list[str]` into a list: what the rule refuses.)
+            assert not result.is_error, result
+            assert json.loads(only_text(result)) == {"paths": ["secret-a.png"]}, only_text(result)
+            result = await asyncio.wait_for(session.call_tool("tag", {"tags": '["x"]'}), TIMEOUT)
+            calls = [json.loads(l) for l in wire.read_text(encoding="utf-8").splitlines()]
+            calls = [m["params"]["arguments"] for m in calls if m.get("method") == "tools/call"]
+            assert calls == [{"paths": '["secret-a.png"]'}, {"tags": '["x"]'}], calls
+    # The proxy's lines (the server's own stderr shares the file: not JSON, or not ours).
+    records = []
+    for line in errpath.read_text(encoding="utf-8").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict) and "event" in record:
+            records.append(record)
+    calls = [r for r in records if r["event"] == "call"]
+    assert [(r["tool"], r["action"], r["issues"]) for r in calls] == [
+        ("view", "would-refuse", [{"path": "paths", "rule": "R3"}]),
+        ("tag", "would-repair", [{"path": "tags", "rule": "R1"}]),
+    ], calls
+    era = "handshake" if mode == "legacy" else "2026-07-28"
+    assert all(r["era"] == era for r in calls), calls
+    assert "secret-a" not in errpath.read_text(encoding="utf-8")
+    (summary,) = [r for r in records if r["event"] == "summary"]
+    assert summary["total"]["would_refuse"] == 1 and summary["total"]["would_repair"] == 1, summary
+    print(f"       [{mode}] record: {json.dumps(calls[0])}")
+
+
 async def run_mode(proxy: str, tmp: Path, mode: str) -> tuple[int, int]:
     passed = failed = 0
     wire = tmp / f"wire-{mode}.jsonl"
@@ -311,15 +355,16 @@ async def run_mode(proxy: str, tmp: Path, mode: str) -> tuple[int, int]:
         if expected not in stderr:
             failed += 1
             print(f"FAIL [{mode}] the proxy's log lacks {expected!r}:\n{stderr}")
-    try:
-        await crash_gives_an_error(proxy, tmp, mode)
-    except Exception:  # noqa: BLE001
-        failed += 1
-        print(f"FAIL [{mode}] crash_gives_an_error")
-        traceback.print_exc(file=sys.stdout)
-    else:
-        passed += 1
-        print(f"ok   [{mode}] crash_gives_an_error")
+    for test in [crash_gives_an_error, report_only_lets_the_text_list_through_and_records_it]:
+        try:
+            await test(proxy, tmp, mode)
+        except Exception:  # noqa: BLE001
+            failed += 1
+            print(f"FAIL [{mode}] {test.__name__}")
+            traceback.print_exc(file=sys.stdout)
+        else:
+            passed += 1
+            print(f"ok   [{mode}] {test.__name__}")
     return passed, failed
 
 

@@ -12,6 +12,7 @@ use serde_json::Value;
 use stitch_runtime::json_schema::Coercer;
 
 use crate::raw::{self, Node};
+use crate::record::Issue;
 use crate::rewrite::rewrite;
 
 /// One tool's compiled schema.
@@ -28,15 +29,16 @@ pub enum Verdict {
     /// Forwarded as it came, byte for byte.
     Clean,
     /// Forwarded with these arguments (the client's text with the repaired strings
-    /// replaced); `paths`: the positions repaired.
+    /// replaced); `issues`: the positions repaired, each with its rule.
     Repaired {
         arguments: String,
-        paths: Vec<String>,
+        issues: Vec<Issue>,
     },
-    /// Refused: stitch's messages, one line per issue, and the positions refused.
+    /// Refused: stitch's messages, one line per issue, and the positions refused, each with
+    /// its rule.
     Refused {
         messages: String,
-        paths: Vec<String>,
+        issues: Vec<Issue>,
     },
 }
 
@@ -59,7 +61,12 @@ impl Check {
         let mut coerced = sent.clone();
         let Some(validator) = &self.validator else {
             if let Err(issues) = self.coercer.coerce_rules_only(&mut coerced) {
-                return refused(issues.issues().iter().map(|i| (i.path(), i.to_string())));
+                return refused(
+                    issues
+                        .issues()
+                        .iter()
+                        .map(|i| (i.path(), rule_of(i.kind()), i.to_string())),
+                );
             }
             return self.forwarded(text, node, &sent, &coerced);
         };
@@ -71,12 +78,12 @@ impl Check {
             Ok(()) => &repaired,
             Err(_) => &sent,
         };
-        let mut issues: Vec<(String, String)> = coercer_issues
+        let mut issues: Vec<(String, &'static str, String)> = coercer_issues
             .iter()
             .flat_map(|e| e.issues())
-            .map(|i| (i.path().to_owned(), i.to_string()))
+            .map(|i| (i.path().to_owned(), rule_of(i.kind()), i.to_string()))
             .collect();
-        let said: Vec<String> = issues.iter().map(|(path, _)| path.clone()).collect();
+        let said: Vec<String> = issues.iter().map(|(path, ..)| path.clone()).collect();
         for error in validator.iter_errors(checked) {
             let path = dotted(error.instance_path().as_str());
             // A place the coercer spoke of, or one inside it, is said once.
@@ -90,10 +97,10 @@ impl Check {
                 "" => error.to_string(),
                 at => format!("{at}: {error}"),
             };
-            issues.push((path, message));
+            issues.push((path, "schema", message));
         }
         if !issues.is_empty() {
-            return refused(issues.iter().map(|(p, m)| (p.as_str(), m.clone())));
+            return refused(issues.iter().map(|(p, r, m)| (p.as_str(), *r, m.clone())));
         }
         self.forwarded(text, node, &sent, &coerced)
     }
@@ -103,25 +110,38 @@ impl Check {
         if coerced == sent {
             return Verdict::Clean;
         }
-        let mut paths = Vec::new();
-        let arguments = rewrite(text, node, sent, coerced, &mut paths);
+        let mut issues = Vec::new();
+        let arguments = rewrite(text, node, sent, coerced, &mut issues);
         // What the rewrite cannot write back (a string holding a lone surrogate is left as
         // sent) leaves the call as it came: no repair to forward or to log.
-        if paths.is_empty() || arguments == text[node.span.clone()] {
+        if issues.is_empty() || arguments == text[node.span.clone()] {
             return Verdict::Clean;
         }
-        Verdict::Repaired { arguments, paths }
+        Verdict::Repaired { arguments, issues }
     }
 }
 
-/// A refusal of `issues`, each a path and its message (one line each).
-fn refused<'a>(issues: impl Iterator<Item = (&'a str, String)>) -> Verdict {
-    let (paths, messages): (Vec<String>, Vec<String>) = issues
-        .map(|(path, message)| (path.to_owned(), message))
+/// A refusal of `issues`, each a path, its rule and its message (one line each).
+fn refused<'a>(issues: impl Iterator<Item = (&'a str, &'static str, String)>) -> Verdict {
+    let (issues, messages): (Vec<Issue>, Vec<String>) = issues
+        .map(|(path, rule, message)| {
+            let path = path.to_owned();
+            (Issue { path, rule }, message)
+        })
         .unzip();
     Verdict::Refused {
         messages: messages.join("\n"),
-        paths,
+        issues,
+    }
+}
+
+/// The rule behind a coercer's issue: R3 (a list written as text), R7 (too deep), or
+/// `invalid` (what `--refuse-invalid` refuses).
+fn rule_of(kind: stitch_runtime::IssueKind) -> &'static str {
+    match kind {
+        stitch_runtime::IssueKind::TextList => "R3",
+        stitch_runtime::IssueKind::TooDeep => "R7",
+        _ => "invalid",
     }
 }
 
@@ -155,6 +175,13 @@ mod tests {
         .unwrap()
     }
 
+    fn at(path: &str, rule: &'static str) -> Issue {
+        Issue {
+            path: path.into(),
+            rule,
+        }
+    }
+
     fn run(check: &Check, text: &str) -> Verdict {
         check.run(text, &raw::parse(text).unwrap())
     }
@@ -168,7 +195,7 @@ mod tests {
             run(&check, r#"{"tags": "[\"a\"]", "paths":"a"}"#),
             Verdict::Repaired {
                 arguments: r#"{"tags": ["a"], "paths":"a"}"#.into(),
-                paths: vec!["tags".into()]
+                issues: vec![at("tags", "R1")]
             }
         );
         assert_eq!(
@@ -178,7 +205,7 @@ mod tests {
             ),
             Verdict::Refused {
                 messages: format!("paths {TEXT_LIST}"),
-                paths: vec!["paths".into()]
+                issues: vec![at("paths", "R3")]
             }
         );
     }
@@ -187,12 +214,12 @@ mod tests {
     fn what_the_server_judges_is_forwarded_unless_asked() {
         let text = r#"{"n": "1", "code": "ABC", "x": 1e400}"#;
         assert_eq!(run(&view(false), text), Verdict::Clean);
-        let Verdict::Refused { messages, paths } = run(&view(true), text) else {
+        let Verdict::Refused { messages, issues } = run(&view(true), text) else {
             panic!("not refused")
         };
         // The coercer's issue, then the validator's (`code`'s `not`, a keyword the coercer
         // leaves to it), every one at once.
-        assert_eq!(paths, ["n", "code"]);
+        assert_eq!(issues, [at("n", "invalid"), at("code", "schema")]);
         assert!(
             messages.starts_with("n: invalid type: string \"1\""),
             "{messages}"
@@ -201,10 +228,10 @@ mod tests {
             messages.lines().nth(1).unwrap().starts_with("code: "),
             "{messages}"
         );
-        let Verdict::Refused { paths, .. } = run(&view(true), r#"{"code": "ABC"}"#) else {
+        let Verdict::Refused { issues, .. } = run(&view(true), r#"{"code": "ABC"}"#) else {
             panic!("not refused")
         };
-        assert_eq!(paths, ["code"]);
+        assert_eq!(issues, [at("code", "schema")]);
         assert_eq!(
             run(&view(true), r#"{"n": 1.0, "code": "abc"}"#),
             Verdict::Clean

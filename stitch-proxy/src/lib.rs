@@ -5,7 +5,8 @@
 //!
 //! The modules, each depending only on those listed before it:
 //!
-//! - `log`: the levels and the lines on standard error;
+//! - `log`: the levels and the lines on standard error, as text or JSON;
+//! - `record`: the record of each call's decision, and the run's summary;
 //! - `limits`: the largest message read from any peer;
 //! - `raw`: a client's JSON with the byte range of every value, read whatever it holds;
 //! - `rewrite`: a repaired call as the client wrote it, only the repaired strings replaced;
@@ -16,7 +17,8 @@
 //!   `Mcp-Param-*` from a tool's `x-mcp-header` parameters);
 //! - `check`: a tool's schema compiled, and the verdict on a call's arguments;
 //! - `tools`: the tools the server lists;
-//! - `routing`: the routing's decisions, sans IO (`listing.rs`: its own `tools/list`);
+//! - `routing`: the routing's decisions, sans IO (`decide.rs`: a call's, with `--report-only`,
+//!   `--check` and `--skip`; `listing.rs`: its own `tools/list`);
 //! - `proxy`: the routing driven: its lock, the writers' queues with their backpressure, its
 //!   timers;
 //! - `pipes`: the reader and writer tasks of newline-delimited streams, and the stdio run;
@@ -33,7 +35,10 @@
 //! - `remap`: the modern era's requests of many clients to one child, their ids made unique;
 //! - `session`: one `--listen` session, its server and the streams its messages go out on;
 //! - `listen`: the HTTP server and its sessions;
-//! - `runs`: the runs of every mode, each on one runtime.
+//! - `runs`: the runs of every mode, each on one runtime;
+//!
+//! and `wrap`: `stitch-proxy wrap` and `unwrap`, a client's `mcpServers` configuration put
+//! behind the proxy and back.
 
 pub mod check;
 pub mod era;
@@ -47,6 +52,7 @@ pub mod message;
 pub mod pipes;
 pub mod proxy;
 pub mod raw;
+pub mod record;
 pub mod remap;
 pub mod rewrite;
 pub mod routing;
@@ -58,3 +64,4 @@ pub mod sse;
 pub mod tools;
 pub mod upstream;
 pub mod upstream_client;
+pub mod wrap;

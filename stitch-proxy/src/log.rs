@@ -1,7 +1,7 @@
-//! Logs on standard error, by level (`--log error|warn|info|debug`); standard output carries
-//! protocol messages only.
+//! Logs on standard error, by level (`--log error|warn|info|debug`), as text or, with
+//! `--log-format json`, one JSON object a line; standard output carries protocol messages only.
 
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 
 /// How much the proxy says on standard error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -28,7 +28,8 @@ impl Level {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// The level's name, as on the command line.
+    pub fn name(self) -> &'static str {
         match self {
             Level::Error => "error",
             Level::Warn => "warn",
@@ -50,16 +51,42 @@ pub fn enabled(level: Level) -> bool {
     level as u8 <= LEVEL.load(Ordering::Relaxed)
 }
 
-/// Writes one line `stitch-proxy: <level>: <message>` to standard error.
+static JSON: AtomicBool = AtomicBool::new(false);
+
+/// `--log-format json`: every line on standard error is one JSON object.
+pub fn set_json(json: bool) {
+    JSON.store(json, Ordering::Relaxed);
+}
+
+/// Whether lines are written as JSON.
+pub fn json() -> bool {
+    JSON.load(Ordering::Relaxed)
+}
+
+/// Writes one line `stitch-proxy: <level>: <message>` to standard error; in the JSON format
+/// `{"time":…,"level":…,"event":"log","message":…}`.
 pub fn write(level: Level, message: std::fmt::Arguments<'_>) {
+    if json() {
+        let message = crate::record::quoted(&message.to_string());
+        line(&format!(
+            r#"{{"time":"{}","level":"{}","event":"log","message":{message}}}"#,
+            crate::record::now(),
+            level.name()
+        ));
+        return;
+    }
+    line(&format!("stitch-proxy: {}: {message}", level.name()));
+}
+
+/// Writes `text` and a line end to standard error, in one locked write.
+pub fn line(text: &str) {
     use std::io::Write;
     // One locked write per line, so lines from the proxy's threads never interleave; a failed
     // write to standard error has nowhere to be reported.
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "stitch-proxy: {}: {message}",
-        level.name()
-    );
+    let mut bytes = Vec::with_capacity(text.len() + 1);
+    bytes.extend_from_slice(text.as_bytes());
+    bytes.push(b'\n');
+    let _ = std::io::stderr().lock().write_all(&bytes);
 }
 
 /// Logs at a level: `log!(Warn, "…", args)`; the arguments are not formatted when the level

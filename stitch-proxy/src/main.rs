@@ -5,6 +5,8 @@
 //! stitch-proxy [options] --upstream URL [--header "Name: value"]… [--ca-file PATH]
 //! stitch-proxy [options] --listen HOST:PORT [--path /mcp] -- <server command> [args…]
 //! stitch-proxy [options] --listen HOST:PORT --upstream URL
+//! stitch-proxy wrap FILE [--dry-run] [--proxy PATH] [-- proxy options…]
+//! stitch-proxy unwrap FILE [--dry-run]
 //! ```
 //!
 //! The proxy runs the server as a child process and speaks MCP (newline-delimited JSON-RPC)
@@ -45,6 +47,8 @@ usage: stitch-proxy [options] -- <server command> [args…]
        stitch-proxy [options] --upstream URL [--header \"Name: value\"]… [--ca-file PATH]
        stitch-proxy [options] --listen HOST:PORT [--path /mcp] -- <server command> [args…]
        stitch-proxy [options] --listen HOST:PORT --upstream URL [--header \"Name: value\"]…
+       stitch-proxy wrap FILE [--dry-run] [--proxy PATH] [-- proxy options…]
+       stitch-proxy unwrap FILE [--dry-run]
 
 Runs the MCP server <server command> and speaks MCP over stdio in front of it, in both eras
 (the initialize handshake, and 2026-07-28's per-request envelope). Each tools/call
@@ -54,7 +58,18 @@ text where no string is expected is repaired (only those strings change in the c
 everything else passes through unchanged, for the server to judge.
 
 options:
-  --log LEVEL             what to write on standard error: error, warn (default), info, debug
+  --log LEVEL             what to write on standard error: error, warn (default; info with
+                          --report-only or --log-format json), info, debug
+  --log-format FORMAT     text (default), or json: one JSON object a line on standard error,
+                          a record of each refused, repaired (and at --log debug forwarded)
+                          call: time, era, session, id, tool, action, each issue's path and
+                          rule, never a value; a summary of the calls on exit
+  --report-only           decide and record as usual, but forward every call as it came:
+                          the record says what would have happened (would-refuse,
+                          would-repair)
+  --check TOOL            check only the calls to TOOL (repeat for more); the others are
+                          forwarded unchecked
+  --skip TOOL             forward the calls to TOOL unchecked (repeat for more)
   --refuse-invalid        also refuse every call the tool's schema rejects (type errors,
                           missing fields, bounds…), every issue at once
   --list-timeout SECONDS  how long calls wait for the server's tool list before they go on
@@ -86,6 +101,14 @@ Streamable HTTP:
                           wait to be accepted
   --read-timeout SECONDS  how long a request's head and body may take to arrive (default 30)
 
+Client configurations (mcpServers: Claude Desktop, Cursor, Claude Code's .mcp.json):
+  wrap FILE               put every server of FILE behind stitch-proxy (a stdio server's
+                          command after --, a url server with --upstream and its headers
+                          as --header); writes FILE.bak first; --dry-run prints the diff
+                          and writes nothing; --proxy PATH: the proxy's path in the file
+                          (default: this program's); options after -- go to each proxy
+  unwrap FILE             undo wrap, byte for byte
+
   -h, --help              this text
   -V, --version           the version";
 
@@ -94,6 +117,7 @@ Streamable HTTP:
 enum Cli {
     Run {
         level: Level,
+        json: bool,
         options: Options,
         command: Vec<String>,
         http: Box<Http>,
@@ -192,7 +216,7 @@ fn http_option(
 
 /// Checks what the HTTP options and the command ask for together.
 fn finish(
-    level: Level,
+    (level, json): (Level, bool),
     options: Options,
     command: Vec<String>,
     mut http: Http,
@@ -221,6 +245,7 @@ fn finish(
     }
     Ok(Cli::Run {
         level,
+        json,
         options,
         command,
         http: Box::new(http),
@@ -240,22 +265,51 @@ fn value_of(
     Some(Ok(rest.to_owned()))
 }
 
+/// Reads a record option (`--report-only`, `--check`, `--skip`, `--log-format`); `Ok(false)`
+/// when `arg` is none of them.
+fn record_option(
+    options: &mut Options,
+    json: &mut Option<bool>,
+    arg: &str,
+    args: &mut impl Iterator<Item = String>,
+) -> Result<bool, String> {
+    if arg == "--report-only" {
+        options.report_only = true;
+    } else if let Some(tool) = value_of("--check", arg, args) {
+        options.tools.only.get_or_insert_default().insert(tool?);
+    } else if let Some(tool) = value_of("--skip", arg, args) {
+        options.tools.skip.insert(tool?);
+    } else if let Some(format) = value_of("--log-format", arg, args) {
+        *json = Some(match format?.as_str() {
+            "json" => true,
+            "text" => false,
+            other => return Err(format!("--log-format takes text or json, not {other:?}")),
+        });
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
 /// Reads the command line (without the program name).
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
     let mut args = args.into_iter();
-    let mut level = Level::Warn;
+    let mut level = None;
+    let mut json = None;
     let mut options = Options::default();
     let mut http = Http::default();
     let mut later = ForUpstream::default();
     while let Some(arg) = args.next() {
-        if http_option(&mut http, &mut later, &arg, &mut args)? {
+        if http_option(&mut http, &mut later, &arg, &mut args)?
+            || record_option(&mut options, &mut json, &arg, &mut args)?
+        {
             continue;
         }
         if let Some(name) = value_of("--log", &arg, &mut args) {
             let name = name.map_err(|_| "--log needs a level: error, warn, info or debug")?;
-            level = Level::parse(&name).ok_or_else(|| {
+            level = Some(Level::parse(&name).ok_or_else(|| {
                 format!("unknown log level {name:?}: use error, warn, info or debug")
-            })?;
+            })?);
             continue;
         }
         if let Some(text) = value_of("--list-timeout", &arg, &mut args) {
@@ -275,28 +329,52 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Cli, String> {
                 if command.is_empty() {
                     return Err("no server command after --".into());
                 }
-                return finish(level, options, command, http, later);
+                return finish(levels(level, json, &options), options, command, http, later);
             }
             flag if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             _ => {
                 // The server command may also come without `--` when it does not start
                 // with a dash.
                 let command = std::iter::once(arg).chain(args).collect();
-                return finish(level, options, command, http, later);
+                return finish(levels(level, json, &options), options, command, http, later);
             }
         }
     }
-    finish(level, options, Vec::new(), http, later)
+    finish(
+        levels(level, json, &options),
+        options,
+        Vec::new(),
+        http,
+        later,
+    )
+}
+
+/// The log level and format: `--log`'s level, or `info` where records are asked for
+/// (`--report-only`, `--log-format json`), else `warn`.
+fn levels(level: Option<Level>, json: Option<bool>, options: &Options) -> (Level, bool) {
+    let json = json.unwrap_or(false);
+    let records = json || options.report_only;
+    let default = if records { Level::Info } else { Level::Warn };
+    (level.unwrap_or(default), json)
 }
 
 fn main() -> ExitCode {
-    let (level, options, command, http) = match parse_args(std::env::args().skip(1)) {
+    let mut args = std::env::args().skip(1).peekable();
+    if let Some(which @ ("wrap" | "unwrap")) = args.peek().map(String::as_str) {
+        let unwrapping = which == "unwrap";
+        return stitch_proxy::wrap::main(unwrapping, args.skip(1), &proxy_options);
+    }
+    let (level, options, command, http) = match parse_args(args) {
         Ok(Cli::Run {
             level,
+            json,
             options,
             command,
             http,
-        }) => (level, options, command, http),
+        }) => {
+            log::set_json(json);
+            (level, options, command, http)
+        }
         Ok(Cli::Help) => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -317,7 +395,10 @@ fn main() -> ExitCode {
     }
 
     match runs::stdio(&command, options) {
-        Ok(status) => exit_like(status),
+        Ok(status) => {
+            stitch_proxy::record::write_summary();
+            exit_like(status)
+        }
         Err(error) => {
             log!(Error, "cannot start {:?}: {error}", command[0]);
             // The shells' codes: 127 for a command not found, 126 for one that cannot run.
@@ -328,6 +409,16 @@ fn main() -> ExitCode {
             };
             ExitCode::from(code)
         }
+    }
+}
+
+/// Checks the options `wrap` writes for each proxy: they must make a run of a server.
+fn proxy_options(options: &[String]) -> Result<(), String> {
+    let mut line = options.to_vec();
+    line.extend(["--".to_owned(), "server".to_owned()]);
+    match parse_args(line)? {
+        Cli::Run { .. } => Ok(()),
+        _ => Err("--help and --version are not options of a server's proxy".into()),
     }
 }
 
@@ -344,6 +435,7 @@ fn run_http(options: Options, command: Vec<String>, http: Http) -> ExitCode {
         (None, Some(config)) => runs::stdio_to_upstream(config, options),
         (None, None) => Err(std::io::Error::other("neither --listen nor --upstream")),
     };
+    stitch_proxy::record::write_summary();
     match ran {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
@@ -372,126 +464,5 @@ fn exit_like(status: std::process::ExitStatus) -> ExitCode {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(line: &str) -> Result<Cli, String> {
-        parse_args(line.split_whitespace().map(str::to_owned))
-    }
-
-    #[test]
-    fn the_command_line() {
-        let run = |level, options, command: &[&str]| Cli::Run {
-            level,
-            options,
-            command: command.iter().map(|s| s.to_string()).collect(),
-            http: Box::default(),
-        };
-        let default = Options::default();
-        assert_eq!(
-            args("--log debug -- python server.py --log x"),
-            Ok(run(
-                Level::Debug,
-                default.clone(),
-                &["python", "server.py", "--log", "x"]
-            ))
-        );
-        assert_eq!(
-            args("--log=info server -- x"),
-            Ok(run(Level::Info, default.clone(), &["server", "--", "x"]))
-        );
-        assert_eq!(
-            args("-- -weird"),
-            Ok(run(Level::Warn, default.clone(), &["-weird"]))
-        );
-        assert_eq!(
-            args("--refuse-invalid --list-timeout 2.5 --max-message 2048 -- s"),
-            Ok(run(
-                Level::Warn,
-                Options {
-                    refuse_invalid: true,
-                    list_timeout: Duration::from_millis(2500),
-                    max_message: 2048,
-                },
-                &["s"]
-            ))
-        );
-        assert_eq!(
-            args("--list-timeout=0 s"),
-            Ok(run(
-                Level::Warn,
-                Options {
-                    list_timeout: Duration::ZERO,
-                    ..Options::default()
-                },
-                &["s"]
-            ))
-        );
-        assert!(args("--list-timeout soon -- s")
-            .unwrap_err()
-            .contains("\"soon\""));
-        assert!(args("--list-timeout -1 -- s").is_err());
-        assert!(args("--list-timeout").is_err());
-        assert_eq!(args("--help -- x"), Ok(Cli::Help));
-        assert_eq!(args("-V"), Ok(Cli::Version));
-        assert!(args("--log loud -- x").unwrap_err().contains("\"loud\""));
-        assert!(args("--log").is_err());
-        assert!(args("--").is_err());
-        assert!(args("").is_err());
-        assert!(args("--frobnicate -- x")
-            .unwrap_err()
-            .contains("--frobnicate"));
-    }
-
-    #[test]
-    fn the_http_options() {
-        let Ok(Cli::Run { command, http, .. }) = args(
-            "--upstream https://mcp.example.org/mcp --header Authorization:Bearer --listen 8080 --path /x --allow-host h.example --session-idle 2 --max-body 10 --max-sessions 3",
-        ) else {
-            panic!("not a run");
-        };
-        assert!(command.is_empty());
-        let upstream = http.upstream.unwrap();
-        assert_eq!(upstream.uri, "https://mcp.example.org/mcp");
-        assert_eq!(upstream.headers[0].0, "authorization");
-        assert_eq!(upstream.headers[0].1, "Bearer");
-        assert_eq!(http.listen, Some(SocketAddr::from(([127, 0, 0, 1], 8080))));
-        assert_eq!(http.settings.path, "/x");
-        assert!(http.settings.allowed.host(b"h.example:8080"));
-        assert_eq!(http.settings.idle, Duration::from_secs(2));
-        assert_eq!(http.settings.max_body, 10);
-        assert_eq!(http.settings.max_sessions, 3);
-
-        let Ok(Cli::Run { command, http, .. }) = args("--listen [::1]:0 -- server a") else {
-            panic!("not a run");
-        };
-        assert_eq!(command, ["server", "a"]);
-        assert_eq!(http.listen, "[::1]:0".parse().ok());
-        assert!(http.upstream.is_none());
-
-        for (line, error) in [
-            ("--upstream ftp://x", "http:// or https://"),
-            ("--upstream http://x -- server", "not both"),
-            ("--header A:b -- server", "--header needs --upstream"),
-            ("--ca-file ca.pem -- server", "--ca-file needs --upstream"),
-            (
-                "--ca-file /nonexistent/ca.pem --upstream https://x",
-                "--ca-file \"/nonexistent/ca.pem\": cannot be read",
-            ),
-            ("--upstream http://x --header nocolon", "Name: value"),
-            ("--listen 8080", "no server command"),
-            ("--listen nowhere -- s", "HOST:PORT"),
-            ("--path mcp --listen 1 -- s", "starting with /"),
-            ("--max-sessions 0 --listen 1 -- s", "at least 1"),
-            ("--max-connections x --listen 1 -- s", "\"x\""),
-            ("--read-timeout -1 --listen 1 -- s", "\"-1\""),
-            ("--session-idle soon --listen 1 -- s", "\"soon\""),
-        ] {
-            let got = args(line).unwrap_err();
-            assert!(got.contains(error), "{line}: {got}");
-        }
-        assert!(args("--frobnicate -- x")
-            .unwrap_err()
-            .contains("--frobnicate"));
-    }
-}
+#[path = "main_tests.rs"]
+mod tests;

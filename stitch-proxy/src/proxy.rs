@@ -147,6 +147,7 @@ impl Proxy {
                 match action {
                     Action::ToServer(line) => self.to_server.push(Out::Line(line)),
                     Action::ToClient(line) => self.to_client.push(Out::Line(line)),
+                    Action::Record(record) => record.write(),
                     Action::EndServer => self.to_server.push(Out::End),
                     Action::Timer(at, generation) => self.time(at, generation),
                     Action::Compile(job) => jobs.push(job),
@@ -237,6 +238,11 @@ impl Proxy {
     /// The listing `generation`'s time is up.
     pub fn list_timed_out(&self, generation: u64) {
         self.run(|core| core.list_timed_out(generation));
+    }
+
+    /// Names the `--listen` session this routing serves, in its records.
+    pub fn set_session(&self, session: String) {
+        self.lock().set_session(session);
     }
 
     /// An id for a request the proxy makes outside the routing.

@@ -12,15 +12,17 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::raw::{self, Kind, Node};
+use crate::record::Issue;
 
 /// `text` (the JSON of `node`, whose value the coercer was given as `sent`) rewritten to hold
-/// `coerced`; `changed` gets the dotted path of each position replaced or dropped.
+/// `coerced`; `changed` gets the dotted path of each position replaced (rule R1) or dropped
+/// (rule R8).
 pub fn rewrite(
     text: &str,
     node: &Node,
     sent: &Value,
     coerced: &Value,
-    changed: &mut Vec<String>,
+    changed: &mut Vec<Issue>,
 ) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     Rewriter { changed }.emit(text, node, sent, coerced, "", &mut out);
@@ -38,7 +40,15 @@ fn one_line(mut text: String) -> String {
 }
 
 struct Rewriter<'c> {
-    changed: &'c mut Vec<String>,
+    changed: &'c mut Vec<Issue>,
+}
+
+/// A position `at` changed by `rule`.
+fn issue(at: &str, rule: &'static str) -> Issue {
+    Issue {
+        path: at.to_owned(),
+        rule,
+    }
 }
 
 fn join(at: &str, segment: &str) -> String {
@@ -71,7 +81,7 @@ impl Rewriter<'_> {
                     out.push_str(&text[node.span.clone()]);
                     return;
                 }
-                self.changed.push(at.to_owned());
+                self.changed.push(issue(at, "R1"));
                 let inner = s.value.as_str();
                 match raw::parse(inner) {
                     Some(parsed) => {
@@ -118,7 +128,7 @@ impl Rewriter<'_> {
                     let key = member.key.value.as_str();
                     if !kept[i] {
                         if last[key] == i {
-                            self.changed.push(join(at, key));
+                            self.changed.push(issue(&join(at, key), "R8"));
                         }
                         continue;
                     }
@@ -139,7 +149,7 @@ impl Rewriter<'_> {
             }
             _ => {
                 // Not a change the coercer makes; written as it holds it.
-                self.changed.push(at.to_owned());
+                self.changed.push(issue(at, "R1"));
                 out.push_str(&coerced.to_string());
             }
         }
@@ -156,7 +166,7 @@ mod tests {
         let sent = raw::to_value(text, &node);
         let mut changed = Vec::new();
         let out = rewrite(text, &node, &sent, &coerced, &mut changed);
-        (out, changed)
+        (out, changed.into_iter().map(|i| i.path).collect())
     }
 
     #[test]
@@ -179,6 +189,22 @@ mod tests {
         let (out, changed) = run(text, json!({"rows": [{"names": ["n"]}], "b": 1}));
         assert_eq!(out, r#"{"rows": [{"names": ["n"]}], "b" : 1}"#);
         assert_eq!(changed, ["a", "rows", "c"]);
+        let node = raw::parse(text).unwrap();
+        let mut issues = Vec::new();
+        let sent = raw::to_value(text, &node);
+        rewrite(
+            text,
+            &node,
+            &sent,
+            &json!({"rows": [{"names": ["n"]}], "b": 1}),
+            &mut issues,
+        );
+        let rules: Vec<&str> = issues.iter().map(|i| i.rule).collect();
+        assert_eq!(
+            rules,
+            ["R8", "R1", "R8"],
+            "a null dropped, JSON text repaired"
+        );
         let (out, _) = run(r#"{ "a" : null }"#, json!({}));
         assert_eq!(out, "{  }");
     }

@@ -8,11 +8,12 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::check::Verdict;
-use crate::era::{self, Era};
+use crate::era::Era;
 use crate::log::log;
-use crate::message::{self, Call, Id, Message};
-use crate::tools::{Compiled, Job, Listing, Tool, Tools};
+use crate::message::{self, Id, Message};
+use crate::tools::{Compiled, Job, Listing, Tools};
+
+pub use decide::Selection;
 
 /// The JSON-RPC error code of the answers the proxy gives for the server (`-32000`, the start
 /// of the implementation-defined server errors): the server exited before answering.
@@ -34,6 +35,11 @@ pub struct Options {
     pub list_timeout: Duration,
     /// `--max-message`: the largest message read from any peer ([`crate::limits`]).
     pub max_message: usize,
+    /// `--report-only`: every call is forwarded as it came; the record says what the rule
+    /// would have done.
+    pub report_only: bool,
+    /// `--check`, `--skip`: the tools whose calls are checked.
+    pub tools: Selection,
 }
 
 impl Default for Options {
@@ -42,6 +48,8 @@ impl Default for Options {
             refuse_invalid: false,
             list_timeout: Duration::from_secs(10),
             max_message: crate::limits::DEFAULT_MAX_MESSAGE,
+            report_only: false,
+            tools: Selection::default(),
         }
     }
 }
@@ -53,6 +61,9 @@ pub enum Action {
     ToServer(Vec<u8>),
     /// Write this line to the client.
     ToClient(Vec<u8>),
+    /// Write this record of a call's decision on standard error (made only when its level
+    /// is logged).
+    Record(Box<crate::record::Record>),
     /// Nothing more goes to the server: close its input (after what is queued).
     EndServer,
     /// At this instant, call [`Core::list_timed_out`] with this generation.
@@ -111,6 +122,10 @@ pub struct Core {
     /// The compile jobs asked for and not put in place yet, by ticket, and the results that
     /// came before an earlier job's (`tools::Job`).
     jobs: Jobs,
+    /// The `--listen` session this routing serves, named in its records.
+    session: Option<String>,
+    /// `--check` and `--skip` names were compared with a complete list (warned once).
+    names_checked: bool,
 }
 
 /// The compile jobs in flight: results are put in place in the order the jobs were asked for.
@@ -155,6 +170,11 @@ impl Core {
 }
 
 impl Core {
+    /// Names the `--listen` session this routing serves, in its records.
+    pub fn set_session(&mut self, session: String) {
+        self.session = Some(session);
+    }
+
     /// The routing's state for a server and its client(s).
     pub fn new(options: Options) -> Core {
         Core {
@@ -232,6 +252,9 @@ impl Core {
             };
             let end = self.jobs.waiting.remove(&ticket).expect("the first key");
             self.tools.apply(result.tools, end.replace);
+            if end.completes.is_some() {
+                self.warn_unknown_names();
+            }
             now_known |= end.completes == Some(self.listings) && self.listing.is_none();
         }
         if now_known && !self.known {
@@ -327,7 +350,7 @@ impl Core {
                 call: Some(call),
                 ..
             } => {
-                if self.known {
+                if self.known || !self.options.tools.checks(&call.name) {
                     self.call(line, id, call);
                 } else {
                     log!(Debug, "call {} waits for the tool list", id.raw);
@@ -377,59 +400,6 @@ impl Core {
                     "a line from the client is not JSON: answered with a parse error"
                 );
                 self.send_client(message::error_line(None, PARSE_ERROR, "Parse error"));
-            }
-        }
-    }
-
-    /// A `tools/call` while the schemas are known: refused, repaired or forwarded as it came.
-    fn call(&mut self, line: Vec<u8>, id: Id, call: Call) {
-        let body = message::trim_end(&line);
-        let check = self.tools.by_name.get(&call.name);
-        let verdict = match (check, &call.arguments, std::str::from_utf8(body)) {
-            // Absent or null `arguments` (no arguments) and unknown tools are the server's
-            // to judge.
-            (
-                Some(Tool {
-                    check: Some(check), ..
-                }),
-                Some(arguments),
-                Ok(text),
-            ) if !matches!(arguments.kind, crate::raw::Kind::Null) => check.run(text, arguments),
-            _ => Verdict::Clean,
-        };
-        match verdict {
-            Verdict::Clean => {
-                log!(
-                    Debug,
-                    "call {} to {} forwarded as it came",
-                    id.raw,
-                    call.name
-                );
-                self.add_pending(id, None);
-                self.send_server(line);
-            }
-            Verdict::Repaired { arguments, paths } => {
-                log!(
-                    Info,
-                    "call {} to {} repaired: {}",
-                    id.raw,
-                    call.name,
-                    paths_of(&paths)
-                );
-                let range = call.arguments.map(|node| node.span).unwrap_or_default();
-                let line = message::splice(body, range, &arguments);
-                self.add_pending(id, None);
-                self.send_server(line);
-            }
-            Verdict::Refused { messages, paths } => {
-                log!(
-                    Info,
-                    "call {} to {} refused: {}",
-                    id.raw,
-                    call.name,
-                    paths_of(&paths)
-                );
-                self.send_client(era::refusal_line(&id, &messages, &self.era));
             }
         }
     }
@@ -560,15 +530,6 @@ fn one_line(mut line: Vec<u8>) -> Vec<u8> {
     line
 }
 
-/// The positions of a verdict, for the log: paths only, never values.
-fn paths_of(paths: &[String]) -> String {
-    let named: Vec<&str> = paths
-        .iter()
-        .map(|p| if p.is_empty() { "the arguments" } else { p })
-        .collect();
-    named.join(", ")
-}
-
 /// The message of the error a request gets when the server is gone.
 const GONE: &str = "stitch-proxy: the MCP server exited before answering";
 
@@ -584,6 +545,8 @@ fn nonce() -> u64 {
     hasher.finish()
 }
 
+#[path = "decide.rs"]
+mod decide;
 #[path = "listing.rs"]
 mod listing;
 

@@ -16,7 +16,7 @@ fn take(core: &mut Core) -> Sides {
             Action::ToServer(line) => sides.server.push(String::from_utf8(line).unwrap()),
             Action::ToClient(line) => sides.client.push(String::from_utf8(line).unwrap()),
             Action::EndServer => sides.server.push("END".into()),
-            Action::Timer(..) | Action::Compile(..) => {}
+            Action::Timer(..) | Action::Compile(..) | Action::Record(..) => {}
         }
     }
     sides

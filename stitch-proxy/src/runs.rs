@@ -75,7 +75,16 @@ pub fn listen(
         let bound = listener.local_addr()?;
         // The address actually bound (port 0 picks one), for whoever started the proxy:
         // written whatever the log level.
-        eprintln!("stitch-proxy: listening on http://{bound}{}", settings.path);
+        let url = format!("http://{bound}{}", settings.path);
+        if crate::log::json() {
+            crate::log::line(&format!(
+                r#"{{"time":"{}","level":"info","event":"listening","url":{}}}"#,
+                crate::record::now(),
+                crate::record::quoted(&url)
+            ));
+        } else {
+            eprintln!("stitch-proxy: listening on {url}");
+        }
         listen::serve(listener, settings, backend, options).await
     })
 }

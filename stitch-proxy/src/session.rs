@@ -98,6 +98,9 @@ impl Session {
         let (to_server, server_queue) = queue();
         let (to_client, mut client_queue) = queue();
         let proxy = Proxy::new(options, to_server, to_client);
+        if !shared {
+            proxy.set_session(id.clone());
+        }
         let (kill, upstream) = match backend {
             Backend::Command(command) => (Some(start_child(command, &proxy, server_queue)?), None),
             Backend::Upstream(client, config) => {

@@ -11,4 +11,6 @@ mod http_upstream;
 mod https;
 mod liveness;
 mod proxy;
+mod records;
 mod schemas;
+mod wrap;

@@ -63,9 +63,20 @@ impl Listen {
                 stderr.read_line(&mut first).unwrap() > 0,
                 "the proxy did not listen"
             );
-            addr = first
-                .strip_prefix("stitch-proxy: listening on http://")
-                .and_then(|rest| rest.trim().strip_suffix("/mcp"))
+            // The text line, or the JSON one (`--log-format json`).
+            let url = first
+                .strip_prefix("stitch-proxy: listening on ")
+                .map(|rest| rest.trim().to_owned())
+                .or_else(|| {
+                    let line: serde_json::Value = serde_json::from_str(&first).ok()?;
+                    (line["event"] == "listening")
+                        .then(|| line["url"].as_str())??
+                        .to_owned()
+                        .into()
+                });
+            addr = url
+                .as_deref()
+                .and_then(|url| url.strip_prefix("http://")?.strip_suffix("/mcp"))
                 .map(str::to_owned);
         }
         let stderr = thread::spawn(move || {
