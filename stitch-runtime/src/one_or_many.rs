@@ -369,7 +369,7 @@ impl<T: Coerce> Coerce for OneOrMany<T> {
 impl<T: StrictPart> StrictPart for OneOrMany<T> {}
 
 impl<T: Describe> Describe for OneOrMany<T> {
-    const SCHEMA: &'static Schema = &Schema::OneOrMany(T::SCHEMA);
+    const SCHEMA: &'static Schema = &Schema::OneOrMany(T::ITEM_SCHEMA);
     const DEFAULT: Option<&'static str> = Some("[]");
     // `null` is one value when `T` reads it.
     const NULLABLE: bool = T::NULLABLE;

@@ -11,6 +11,8 @@ use crate::schema::{core, Schema};
 const fn leaf(mut schema: &Schema) -> &Schema {
     loop {
         schema = match schema {
+            // An `Option` where it cannot be left out (an item): the value or `null`.
+            Schema::AnyOf([inner, Schema::Null]) => inner,
             Schema::Array { items, .. } => items,
             Schema::OneOrMany(item) => item,
             Schema::Map(values) => values,
@@ -276,7 +278,8 @@ const fn whole(n: Num) -> bool {
 pub const fn takes_lenient_scalars(mut schema: &Schema) -> bool {
     loop {
         schema = match schema {
-            Schema::Array { items: inner, .. }
+            Schema::AnyOf([inner, Schema::Null])
+            | Schema::Array { items: inner, .. }
             | Schema::Map(inner)
             | Schema::Bounded { inner, .. }
             | Schema::Limited { inner, .. }

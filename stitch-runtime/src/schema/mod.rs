@@ -244,6 +244,9 @@ pub trait Describe {
     /// untagged enum with a unit variant, a `OneOrMany` of one of these): a defaulted field's
     /// `null` is then read, not taken as the field left out (`docs/rules.md#r8`).
     const NULLABLE: bool = Self::OPTIONAL;
+    /// The schema of a value of this type where it cannot be left out (an item of a list, a
+    /// map's value): an `Option`'s says `null` too.
+    const ITEM_SCHEMA: &'static Schema = Self::SCHEMA;
     /// `Default::default()` as JSON text, for `#[serde(default)]` fields, where it is known.
     const DEFAULT: Option<&'static str> = None;
 }

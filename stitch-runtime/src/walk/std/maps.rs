@@ -62,9 +62,9 @@ macro_rules! map {
 
 map! {
     impl[T: Coerce, S: BuildHasher + Default] for HashMap<String, T, S>, values T,
-        describe[T: Describe, S] Schema::Map(T::SCHEMA);
+        describe[T: Describe, S] Schema::Map(T::ITEM_SCHEMA);
     impl[T: Coerce] for BTreeMap<String, T>, values T,
-        describe[T: Describe] Schema::Map(T::SCHEMA);
+        describe[T: Describe] Schema::Map(T::ITEM_SCHEMA);
     impl[] for Map<String, Value>, values Value,
         describe[] Schema::Map(&Schema::Any);
 }

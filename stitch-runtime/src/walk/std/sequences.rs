@@ -85,7 +85,7 @@ macro_rules! sequence {
 
     (@describe array($n:ident)) => {
         const SCHEMA: &'static Schema = &Schema::Array {
-            items: T::SCHEMA,
+            items: T::ITEM_SCHEMA,
             min_items: $n,
             max_items: Some($n),
             unique: false,
@@ -95,7 +95,7 @@ macro_rules! sequence {
     // so the schema must accept it too.
     (@describe $form:ident) => {
         const SCHEMA: &'static Schema = &Schema::Array {
-            items: T::SCHEMA,
+            items: T::ITEM_SCHEMA,
             min_items: 0,
             max_items: None,
             unique: false,

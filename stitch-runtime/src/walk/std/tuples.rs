@@ -43,7 +43,7 @@ macro_rules! tuple {
         }
 
         impl<$($t: Describe),+> Describe for ($($t,)+) {
-            const SCHEMA: &'static Schema = &Schema::Tuple(&[$($t::SCHEMA),+]);
+            const SCHEMA: &'static Schema = &Schema::Tuple(&[$($t::ITEM_SCHEMA),+]);
         }
     )*};
 }

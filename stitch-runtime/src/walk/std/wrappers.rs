@@ -56,6 +56,7 @@ impl<T: Coerce> Coerce for Option<T> {
 impl<T: Describe> Describe for Option<T> {
     const SCHEMA: &'static Schema = T::SCHEMA;
     const OPTIONAL: bool = true;
+    const ITEM_SCHEMA: &'static Schema = &Schema::AnyOf(&[T::SCHEMA, &Schema::Null]);
 }
 
 macro_rules! pointer {
@@ -110,6 +111,7 @@ macro_rules! pointer {
             const SCHEMA: &'static Schema = T::SCHEMA;
             const OPTIONAL: bool = T::OPTIONAL;
             const NULLABLE: bool = T::NULLABLE;
+            const ITEM_SCHEMA: &'static Schema = T::ITEM_SCHEMA;
             const DEFAULT: Option<&'static str> = T::DEFAULT;
         }
     )*};

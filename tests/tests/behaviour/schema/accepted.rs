@@ -216,6 +216,39 @@ fn an_explicit_null_for_an_option_is_accepted_but_not_advertised() {
     assert!(validator::<ViewFile>().is_valid(&json!({"paths": "a.png"})));
 }
 
+/// `Option`s where nothing can be left out: items, map values, the one value of a `OneOrMany`.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Gaps {
+    readings: Vec<Option<u32>>,
+    #[serde(default)]
+    notes: BTreeMap<String, Option<String>>,
+    #[serde(default)]
+    labels: Option<OneOrMany<Option<String>>>,
+}
+
+#[test]
+fn an_option_that_cannot_be_left_out_advertises_null() {
+    let args = json!({"readings": [1, null], "notes": {"a": null}, "labels": null});
+    let many = json!({"readings": [], "labels": ["x", null]});
+    for args in [&args, &many] {
+        assert!(Gaps::from_value(args.clone()).is_ok(), "{args}");
+        assert!(
+            serde_json::from_value::<Gaps>(args.clone()).is_ok(),
+            "{args}"
+        );
+        assert!(validator::<Gaps>().is_valid(args), "{args}");
+        // The coercer built from the schema answers as the derive does.
+        let coercer = stitch_runtime::json_schema::Coercer::new(Gaps::input_schema()).unwrap();
+        let mut value = (*args).clone();
+        coercer.coerce(&mut value).unwrap();
+        assert_eq!(&value, args);
+    }
+    let items = &Gaps::input_schema()["properties"]["readings"]["items"];
+    assert_eq!(items["anyOf"][1], json!({"type": "null"}), "{items}");
+    // A bound on such an item still applies to the number (and `null` passes).
+    assert!(!validator::<Gaps>().is_valid(&json!({"readings": [-1]})));
+}
+
 /// Every value that `from_value` accepts validates against the schema once coerced; returns
 /// how many generated values were accepted.
 pub(super) fn accepted_values_validate<T: ToolArgs + std::fmt::Debug>(
