@@ -168,6 +168,8 @@ pub struct Variant<'a> {
     pub fields: Vec<Field>,
     /// serde skips it when deserializing.
     pub skip: bool,
+    /// `#[serde(other)]`: serde reads any tag no other variant names as this one.
+    pub other: bool,
     /// The doc comment.
     pub doc: Option<String>,
     /// `#[serde(deserialize_with = "…")]` or `#[serde(with = "…")]` on the variant: its
@@ -419,6 +421,7 @@ fn variant_from_ast<'a>(
         style,
         fields,
         skip: serde.skip,
+        other: serde.other,
         doc: doc_of(&variant.attrs),
         with: serde.with,
     }

@@ -384,6 +384,10 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
     if tagging == Tagging::External
         && units.len() == variants.iter().flat_map(|v| v.names.all()).count()
     {
+        // With `#[serde(other)]`, serde takes any name: the widest truth is a string.
+        if variants.iter().any(|v| v.other) {
+            return quote!(&_stitch::Schema::String);
+        }
         return quote!(&_stitch::Schema::Enum(&[#(#units),*]));
     }
     let members: Vec<TokenStream> = match &tagging {

@@ -249,6 +249,87 @@ fn an_option_that_cannot_be_left_out_advertises_null() {
     assert!(!validator::<Gaps>().is_valid(&json!({"readings": [-1]})));
 }
 
+/// A unit-only enum that takes any other name (`#[serde(other)]`), and a tagged one.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+enum Speed {
+    Fast,
+    Slow,
+    #[serde(other)]
+    Unknown,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum Step {
+    Open {
+        path: String,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Drive {
+    speed: Speed,
+    #[serde(default)]
+    speeds: Option<OneOrMany<Speed>>,
+    #[serde(default)]
+    step: Option<Step>,
+}
+
+#[test]
+fn an_enum_that_takes_any_other_name_is_an_open_string() {
+    let coercer = stitch_runtime::json_schema::Coercer::new(Drive::input_schema()).unwrap();
+    let args = json!({"speed": "Warp", "speeds": "Zip"});
+    let read = Drive::from_value(args.clone()).unwrap();
+    assert_eq!(read, serde_json::from_value::<Drive>(args.clone()).unwrap());
+    assert_eq!(read.speed, Speed::Unknown);
+    assert!(validator::<Drive>().is_valid(&args));
+    let mut value = args.clone();
+    coercer.coerce(&mut value).unwrap();
+    // A list written as text is refused alike by the derive and the schema's coercer.
+    let text = json!({"speed": "Fast", "speeds": "[\"Zip\"]"});
+    let derive = Drive::from_value(text.clone()).unwrap_err().to_string();
+    let schema = coercer.coerce(&mut text.clone()).unwrap_err().to_string();
+    assert_eq!(derive, schema);
+    // The remaining difference (docs/rules.md#other): an internally tagged enum's other tag.
+    // serde and the derive read it; JSON Schema cannot say "any tag but these, then this
+    // variant's fields", so the schema lists the known tags and its coercer refuses it.
+    let other = json!({"speed": "Fast", "step": {"op": "Zap"}});
+    assert_eq!(
+        Drive::from_value(other.clone()).unwrap().step,
+        Some(Step::Other)
+    );
+    assert!(serde_json::from_value::<Drive>(other.clone()).is_ok());
+    assert!(coercer.coerce(&mut other.clone()).is_err());
+}
+
+/// A field read under an alias too, and one that reads numbers written as text.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Knobs {
+    #[serde(alias = "colour")]
+    color: String,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    level: u8,
+}
+
+#[test]
+fn aliases_and_lenient_scalars_are_read_but_not_advertised() {
+    // docs/rules.md#schema-differences: the schema names each field once, by its wire name,
+    // and types a lenient number as a number; the derive reads the alias and the text, and a
+    // client that validates against the schema (or the coercer built from it) refuses both.
+    let args = json!({"colour": "red", "level": "3"});
+    let read = Knobs::from_value(args.clone()).unwrap();
+    assert_eq!((read.color.as_str(), read.level), ("red", 3));
+    assert!(!validator::<Knobs>().is_valid(&args));
+    let coercer = stitch_runtime::json_schema::Coercer::new(Knobs::input_schema()).unwrap();
+    assert!(coercer.coerce(&mut args.clone()).is_err());
+    let plain = json!({"color": "red", "level": 3});
+    assert!(validator::<Knobs>().is_valid(&plain));
+    coercer.coerce(&mut plain.clone()).unwrap();
+}
+
 /// Every value that `from_value` accepts validates against the schema once coerced; returns
 /// how many generated values were accepted.
 pub(super) fn accepted_values_validate<T: ToolArgs + std::fmt::Debug>(
