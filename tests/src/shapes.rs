@@ -1,6 +1,6 @@
 //! Types whose reading serde decides in its subtler ways: flatten chains (struct → struct →
 //! map, in variants), every tagging, untagged members with maps, `deny_unknown_fields`,
-//! `rename_all`, `alias`, `default`. The serde-oracle property test and the `serde_oracle`
+//! `rename_all`, `alias`, `default`, and issue #33's rarer shapes ([`Rare`]). The serde-oracle property test and the `serde_oracle`
 //! fuzz target read them ([`serde_oracle_input`]).
 
 use std::collections::BTreeMap;
@@ -8,7 +8,7 @@ use std::fmt::Debug;
 
 use serde::Deserialize;
 use serde_json::Value;
-use stitch_runtime::{Args, ToolArgs};
+use stitch_runtime::{Args, OneOrMany, ToolArgs};
 
 use crate::checks::Outcome;
 
@@ -114,6 +114,54 @@ pub struct FlatTagged {
     pub op: Internal,
 }
 
+/// An untagged enum that reads `null` (its unit variant).
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+pub enum Maybe {
+    Nothing,
+    Count(u32),
+}
+
+/// A unit-only enum that takes any other name.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub enum Speed {
+    Fast,
+    Slow,
+    #[serde(other)]
+    Unknown,
+}
+
+fn seven() -> Maybe {
+    Maybe::Count(7)
+}
+
+fn five() -> Option<u32> {
+    Some(5)
+}
+
+fn one_x() -> OneOrMany<Option<String>> {
+    OneOrMany::One(Some("x".to_owned()))
+}
+
+/// The rarer shapes of issue #33: `null` that serde reads at fields with other defaults, an
+/// `f32`, an alias, `other`, `Option` items.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct Rare {
+    #[serde(default = "seven")]
+    pub maybe: Maybe,
+    #[serde(default = "five")]
+    pub count: Option<u32>,
+    #[serde(default = "one_x")]
+    pub names: OneOrMany<Option<String>>,
+    pub ratio: Option<f32>,
+    #[serde(alias = "colour", default)]
+    pub color: Option<String>,
+    #[serde(default)]
+    pub speed: Option<Speed>,
+    #[serde(default)]
+    pub readings: Vec<Option<u32>>,
+}
+
 /// Whether some string in `value` opens like JSON text (after white space): one that a rule
 /// may repair or refuse somewhere.
 pub fn may_be_text(value: &Value) -> bool {
@@ -192,6 +240,7 @@ pub fn check_serde_oracle_all(text: &str) -> Outcome {
     check_serde_oracle::<FlatTagged>(text)?;
     check_serde_oracle::<Top>(text)?;
     check_serde_oracle::<Loose>(text)?;
+    check_serde_oracle::<Rare>(text)?;
     Ok(())
 }
 

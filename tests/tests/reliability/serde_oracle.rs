@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use stitch_runtime::{Args, ToolArgs};
 
-use stitch_tests::shapes::{may_be_text, Chain, FlatTagged, Internal, Loose, Top};
+use stitch_tests::shapes::{may_be_text, Chain, FlatTagged, Internal, Loose, Rare, Top};
 
 use super::one_answer::{near, twice, with_a_key_twice, Twice, G};
 
@@ -102,6 +102,30 @@ static LOOSE: G = G::Obj(
     &[
         ("m", G::Obj(&[], Some(&G::Num)), true),
         ("u", G::Ref(&UNTAGGED), true),
+    ],
+    None,
+);
+
+static MAYBE: G = G::Untagged(&[G::Unit, G::Num]);
+static RARE: G = G::Obj(
+    &[
+        ("maybe", G::Ref(&MAYBE), false),
+        ("count", G::Num, false),
+        ("names", G::OneOrMany(&G::Str), false),
+        // Past `f32::MAX`, rounded to 1.0, the largest `f32`, an ordinary one.
+        (
+            "ratio",
+            G::Floats(&[1e39, 0.99999999, 3.4028235e38, 0.5]),
+            false,
+        ),
+        ("color", G::Str, false),
+        ("colour", G::Str, false),
+        (
+            "speed",
+            G::Words(&["Fast", "Slow", "Warp", "Unknown"]),
+            false,
+        ),
+        ("readings", G::Seq(&G::Num), false),
     ],
     None,
 );
@@ -220,6 +244,7 @@ oracle_tests! {
     serde_answers_for_an_internally_tagged_enum_flattened: FlatTagged = &FLAT_TAGGED;
     serde_answers_for_every_tagging_nested: Top = &TOP;
     serde_answers_for_maps_and_untagged_members: Loose = &LOOSE;
+    serde_answers_for_the_rarer_shapes: Rare = &RARE;
 }
 
 #[test]
