@@ -113,7 +113,7 @@ pub const TEXTS: &[&str] = &[
 
 /// Texts of the types whose reading serde decides in its subtler ways
 /// (`stitch_tests::shapes`): flatten chains, every tagging, untagged members with maps, keys
-/// sent twice. The seeds of `serde_oracle`.
+/// sent twice, the rarer shapes. The seeds of `serde_oracle`.
 pub const SHAPES: &[&str] = &[
     r#"{"id":1,"topName":"hello"}"#,
     r#"{"id":1,"topName":"[1,2]","tags":["a"],"num":2,"x":[1],"y":[]}"#,
@@ -132,6 +132,8 @@ pub const SHAPES: &[&str] = &[
     r#"{"internal":{"op":"stop"},"opts":{"a":true,"a":false}}"#,
     r#"{"m":{"a":1,"a":2},"u":{"k":1,"k":2}}"#,
     r#"{"m":{},"u":["a","b"]}"#,
+    r#"{"maybe":3,"ratio":1e39,"colour":"red","speed":"Warp","readings":[1]}"#,
+    r#"{"count":2,"names":["x","y"],"ratio":0.99999999,"color":"a","speed":"Fast"}"#,
 ];
 
 /// The bounds prefixes each text is seeded with.

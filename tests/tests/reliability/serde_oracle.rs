@@ -112,12 +112,10 @@ static RARE: G = G::Obj(
         ("maybe", G::Ref(&MAYBE), false),
         ("count", G::Num, false),
         ("names", G::OneOrMany(&G::Str), false),
-        // Past `f32::MAX`, rounded to 1.0, the largest `f32`, an ordinary one.
-        (
-            "ratio",
-            G::Floats(&[1e39, 0.99999999, 3.4028235e38, 0.5]),
-            false,
-        ),
+        // Rounded to 1.0, the largest `f32`, an ordinary one. (Past `f32::MAX` serde reads
+        // infinity from a `Value` but refuses it in text, and stitch refuses it everywhere:
+        // docs/rules.md#constraints; the fuzz check, whose oracle is the text, covers it.)
+        ("ratio", G::Floats(&[0.99999999, 3.4028235e38, 0.5]), false),
         ("color", G::Str, false),
         ("colour", G::Str, false),
         (

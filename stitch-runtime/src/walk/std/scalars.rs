@@ -1,11 +1,10 @@
 //! Scalars: integers, floats, `bool`, `()`. Nothing to repair; with `lenient_scalars`, a
 //! number or literal written as text is read.
 
-use std::borrow::Cow;
-
 use serde_json::Value;
 
 use crate::bounds::Bounds;
+use crate::error::Issue;
 use crate::limits::{Limits, Num};
 use crate::path::Path;
 use crate::report::RepairKind;
@@ -13,7 +12,7 @@ use crate::schema::{Describe, Schema};
 use crate::walk::{walk_leaf, Coerce, Cx, Shape};
 
 macro_rules! scalar {
-    ($($ty:ty => $lenient:expr, $admits:expr, $schema:expr, default $default:expr, holds $holds:expr $(, judged $judged:expr)?;)*) => {$(
+    ($($ty:ty => $lenient:expr, $admits:expr, $schema:expr, default $default:expr, holds $holds:expr $(, judged $judged:expr, read $read:expr)?;)*) => {$(
         impl Coerce for $ty {
             const SHAPE: Shape = Shape::SCALAR;
 
@@ -38,7 +37,17 @@ macro_rules! scalar {
             // `accepts_element` stays serde_json's own verdict: parsing a number or a
             // literal allocates nothing.
 
-            no_array_form!();
+            #[inline]
+            fn accepts_text_list(_: &str, _: Bounds) -> bool {
+                false
+            }
+
+            // What serde read straight from text holds only if it is what the walk would
+            // accept (an `f32` that overflowed to infinity is not).
+            #[inline]
+            fn bounds_hold(&self, _: Bounds) -> bool {
+                true $(&& $read(*self))?
+            }
 
             #[inline]
             fn limits_hold(&self, limits: &Limits) -> bool {
@@ -62,9 +71,7 @@ macro_rules! judged {
         $cx.limited($value, $at)
     };
     ($cx:ident, $value:expr, $at:ident, $judged:expr) => {
-        if $cx.has_limits() {
-            $cx.limited(&*$judged($value), $at)
-        }
+        $judged($cx, $value, $at)
     };
 }
 
@@ -135,17 +142,27 @@ fn never<T>(_: T, _: &Limits) -> bool {
     false
 }
 
-/// A JSON number as the `f32` a tool receives (`0.99999999` is `1.0`): a bound is judged on
-/// what the tool gets. One the rounding leaves as it is, or that overflows to infinity, is
-/// judged as sent (infinity lies beyond every bound below it).
-fn as_f32(value: &Value) -> Cow<'_, Value> {
+/// An `f32` position: a finite number past `f32::MAX` is refused (serde_json refuses it in
+/// text where its `float_roundtrip` feature is on, and reads infinity elsewhere: one answer
+/// here, whatever the features), and a bound is judged on the `f32` the tool receives
+/// (`0.99999999` is `1.0`). A value the rounding leaves as it is is judged as sent.
+fn judge_f32(cx: &mut Cx, value: &Value, at: &Path<'_>) {
     let Some(sent) = value.as_f64() else {
-        return Cow::Borrowed(value);
+        return;
     };
     let got = f64::from(sent as f32);
-    match serde_json::Number::from_f64(got) {
-        Some(n) if got != sent => Cow::Owned(Value::Number(n)),
-        _ => Cow::Borrowed(value),
+    if got.is_infinite() {
+        cx.report(at, || {
+            Issue::invalid(
+                at.render(),
+                format!("{value} is out of the range of an f32"),
+            )
+        });
+    } else if cx.has_limits() {
+        match serde_json::Number::from_f64(got) {
+            Some(n) if got != sent => cx.limited(&Value::Number(n), at),
+            _ => cx.limited(value, at),
+        }
     }
 }
 
@@ -174,7 +191,7 @@ scalar! {
     i64 => lenient_int::<i64>, admits_int::<i64>, integer!(i64), default Some("0"), holds int_holds;
     i128 => lenient_wide, admits_int::<i128>, integer!(i128), default Some("0"), holds int_holds;
     isize => lenient_int::<isize>, admits_int::<isize>, integer!(isize), default Some("0"), holds int_holds;
-    f32 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds never, judged as_f32;
+    f32 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds never, judged judge_f32, read f32::is_finite;
     f64 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds f64_holds;
     () => lenient_unit, Value::is_null, Schema::Null, default Some("null"), holds never;
 }
