@@ -75,7 +75,14 @@ pub fn write(level: Level, message: std::fmt::Arguments<'_>) {
         ));
         return;
     }
-    line(&format!("stitch-proxy: {}: {message}", level.name()));
+    line(&text_line(level, &message.to_string()));
+}
+
+/// The text format's line: a line break or carriage return in `message` (a tool name or a
+/// key a peer chose) is written escaped, so that no peer can start a log line of its own.
+fn text_line(level: Level, message: &str) -> String {
+    let message = message.replace('\n', "\\n").replace('\r', "\\r");
+    format!("stitch-proxy: {}: {message}", level.name())
 }
 
 /// Writes `text` and a line end to standard error, in one locked write.
@@ -99,3 +106,17 @@ macro_rules! log {
     };
 }
 pub(crate) use log;
+
+#[cfg(test)]
+mod tests {
+    use super::{text_line, Level};
+
+    #[test]
+    fn a_line_break_a_peer_sent_cannot_forge_a_line() {
+        let line = text_line(Level::Warn, "tool a\nstitch-proxy: error: forged\r: x");
+        assert_eq!(
+            line,
+            "stitch-proxy: warn: tool a\\nstitch-proxy: error: forged\\r: x"
+        );
+    }
+}
