@@ -6,6 +6,7 @@
 mod command_line;
 mod constraints;
 mod derive_shapes;
+mod docs_map;
 mod duplicate_keys;
 mod enums;
 mod errors;
