@@ -11,9 +11,8 @@ use std::process::ExitCode;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use stitch_benches::corpus::{
-    shapes, well_formed, Act, Edit, Flat20, Nested, OneField, Search, ViewFile,
-};
+use stitch_benches::corpus::{well_formed, Act, Edit, Search, ViewFile};
+use stitch_benches::shapes::{shapes, Flat20, Nested, OneField};
 use stitch_runtime::ToolArgs;
 
 /// What one surface does with one call, `times` times over. The surface is chosen once,
