@@ -6,6 +6,7 @@ use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue};
 use crate::json::depth::{deep_path, is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{self, Duplicates};
+use crate::json::plain_value::Plain;
 use crate::report::{Repairs, Reported};
 use crate::trace;
 use crate::walk::{dispose, run, run_with, Coerce, Cx, Record, Tool};
@@ -263,10 +264,6 @@ pub(crate) fn read_with<T: Coerce>(
     if !duplicates.is_empty() {
         return read_noting(args, duplicates, record);
     }
-    // No key sent twice: nothing of it is on the heap, so its drop glue need not run.
-    if duplicates.owns_nothing() {
-        core::mem::forget(duplicates);
-    }
     // The text's own fast path has had its try: straight to the walk.
     walk_then_read(args, record, None)
 }
@@ -275,29 +272,28 @@ pub(crate) fn read_with<T: Coerce>(
 /// name the replay of a text (`read_noting`), whose `serde_json::from_str::<T>` would compile
 /// each type's `Deserialize` for a second reader in a crate that only calls `from_value`.
 ///
-/// A plain call (`json::plain_value`: no string that is JSON text, no `null` member, not too
-/// deep) of a type that need not be walked first (`schema::limited::walk_first`: no string
-/// constraint) is read straight into `T`, lending every string but those an owned `String`
-/// takes and those inside an internally tagged enum whose every position takes any string
-/// (`json::de::read_lending`, `schema::limited::buffers_take_any_string`), which is the walk's
-/// answer once the item bounds and constraints hold on the result. When the read fails, the
-/// walk runs on what the read left (only strings moved out at positions the walk judges by
-/// kind alone are gone): its issues, if any, are the answer, else the read's own failure,
-/// which is serde's answer on the value as sent.
+/// A plain call (`json::plain_value`; its root `null`s that R8 leaves out dropped first, as
+/// the walk would, when no record is asked for) of a type whose walk judges no string by its
+/// content (`schema::limited::walk_first`) is read first; when that read fails or breaks a
+/// bound, the walk runs on what it left (only strings moved into an owned `String`, which the
+/// walk judges by kind alone, are gone): its issues, if any, are the answer, else the read's.
 #[inline]
 pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Result<T, ArgsError> {
     let mut read = None;
     if const { !crate::schema::limited::walk_first(T::SCHEMA) } && args.is_object() {
-        let root = const { crate::json::plain_value::Root::of(T::SCHEMA) };
-        if let Some(lists) = crate::json::plain_value::plain_args(&args, &root) {
-            let inside = const { crate::schema::limited::buffers_take_any_string(T::SCHEMA) };
-            match crate::json::de::read_lending::<T>(&mut args, inside) {
-                Ok(read) if read.bounds_hold(Bounds::NONE) => {
-                    if lists.0 {
-                        crate::json::de::drop_read(args);
-                    }
-                    return Ok(read);
-                }
+        let root = const { crate::json::plain_value::Root::of(T::SCHEMA, T::FIELDS) };
+        let plain = match crate::json::plain_value::plain_args(&args, &root) {
+            Plain::Yes => true,
+            // The walk would drop them and record it: done here when nothing asks for a record.
+            Plain::AfterR8 if record.is_none() && !trace::wants_repairs() => {
+                root.drop_nulls(&mut args);
+                true
+            }
+            _ => false,
+        };
+        if plain {
+            match crate::json::de::read::<T>(&mut args) {
+                Ok(read) if read.bounds_hold(Bounds::NONE) => return Ok(read),
                 other => read = Some(other),
             }
         }

@@ -1,18 +1,14 @@
 //! The fast path of `from_value`: whether a `Value` holds nothing any rule could act on, so
 //! that reading it straight into the type (`json::de`) gives the walk's answer.
 //!
-//! The counterpart of `json::plain` for a value already parsed. Every rule acts on a string
-//! that is JSON text (R1 repairs it at a structured position, R3 refuses a list written as
-//! text, `lenient_scalars` reads a number or a literal written as text), on a `null` member
-//! (R8 leaves out a defaulted field sent as `null`), or on a value nested past `MAX_DEPTH`
-//! (refused, R7). A value with none of these is *plain*: every rule either has nothing to do
-//! in it or acts where serde refuses the value (so the direct read fails and the walk runs).
-//!
-//! Unlike text, a `Value` is not read again after a failed direct read: the read moves the
-//! strings it hands to an owned `String` out of the value (`json::de::read_lending`). So a plain value must also leave
-//! the walk nothing to repair once the read fails — which is why a `null` member is not plain
-//! here, where the text's fast path lets serde refuse it — and `read_value` takes the path
-//! only for a type that need not be walked first (`schema::limited::walk_first`).
+//! Every rule acts on a string that is JSON text (R1, R3, `lenient_scalars`), on a `null` at
+//! a defaulted field (R8), or on a value nested past `MAX_DEPTH` (R7). A value with none of
+//! these is *plain*: every rule either has nothing to do in it or acts where serde refuses the
+//! value, so the direct read fails and the walk runs on what it left. That read moves the
+//! strings it hands to an owned `String` (`json::de`), so a plain value must leave the walk
+//! nothing to repair: a `null` member is plain only at a root field whose `null` the walk
+//! leaves to serde (an `Option`), or that R8 takes as left out, which `tool_args::read_value`
+//! then drops before the read (when no record of repairs is asked for).
 
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
@@ -21,30 +17,46 @@ use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
 use crate::json::text_list::{is_text_list, skip_ws, skip_ws_back};
 use crate::schema::{core, Property, Schema};
+use crate::walk::Fields;
 
 /// [`plain_args`] knowing nothing of the type: every list looked into.
 #[cfg(test)]
-pub(crate) fn plain_value(value: &Value) -> Option<RootLists> {
-    plain_args(value, &Root::BLIND)
+pub(crate) fn plain_value(value: &Value) -> bool {
+    plain_args(value, &Root::BLIND) == Plain::Yes
 }
 
-/// `Some` when no rule could act in `value`, a tool's arguments (see the module docs), saying
-/// whether the root object has a list among its members. A `None` costs nothing but the walk.
+/// What [`plain_args`] finds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Plain {
+    /// A rule could act: the walk goes first.
+    No,
+    /// No rule could act.
+    Yes,
+    /// No rule could act but R8 on root members sent as `null`, which [`Root::drop_nulls`]
+    /// drops as the walk would.
+    AfterR8,
+}
+
+/// Whether no rule could act in `value`, a tool's arguments (see the module docs). A `false`
+/// costs nothing but the walk.
 ///
 /// A list among the root's members at a position whose items take any string as it is
 /// (`Vec<String>`, `OneOrMany<String>`: `root`, a constant of the type) is not looked into.
 /// No rule acts on a string item there (the walk skips them too, `walk::walk_seq`), and an
 /// item of another kind makes serde refuse the read, after which the walk judges the list as
 /// it judges any read that failed.
-pub(crate) fn plain_args(value: &Value, root: &Root) -> Option<RootLists> {
-    let mut lists = RootLists(false);
+pub(crate) fn plain_args(value: &Value, root: &Root) -> Plain {
     let plain = match value {
         Value::Array(items) => plain_items(items, 0),
-        Value::Object(map) => plain_root(map, root, &mut lists),
+        Value::Object(map) => return plain_root(map, root),
         Value::String(s) => plain_string(s),
         Value::Null | Value::Bool(_) | Value::Number(_) => true,
     };
-    plain.then_some(lists)
+    if plain {
+        Plain::Yes
+    } else {
+        Plain::No
+    }
 }
 
 /// What a tool's schema says of the lists among its root members, for [`plain_args`]: the
@@ -53,6 +65,12 @@ pub(crate) fn plain_args(value: &Value, root: &Root) -> Option<RootLists> {
 /// field's, one serde ignores) has its list looked into as any other.
 #[derive(Clone, Copy)]
 pub(crate) struct Root {
+    /// The struct's fields, for a root member sent as `null`: plain unless R8 takes it as
+    /// the field left out (the walk leaves every other `null` to serde); `None` when they are
+    /// not known (no member sent as `null` is plain).
+    fields: Option<&'static Fields>,
+    /// No field takes its `null` as left out: every root `null` is plain.
+    nulls_plain: bool,
     properties: &'static [Property],
     /// Bit `i`: property `i`'s array form takes any string as an item. Properties past the
     /// 64th are looked into.
@@ -62,6 +80,8 @@ pub(crate) struct Root {
 impl Root {
     /// The root of a type whose schema is not known here: every list is looked into.
     pub(crate) const BLIND: Root = Root {
+        fields: None,
+        nulls_plain: false,
         properties: &[],
         string_items: 0,
     };
@@ -70,7 +90,7 @@ impl Root {
     /// property (a flattened field's keys reach serde's buffer, not a property), and only
     /// when no wire name holds an escape (the schema holds names JSON-escaped; a key is
     /// compared unescaped).
-    pub(crate) const fn of(schema: &'static Schema) -> Root {
+    pub(crate) const fn of(schema: &'static Schema, fields: Option<&'static Fields>) -> Root {
         let Schema::Object(object) = core(schema) else {
             return Root::BLIND;
         };
@@ -89,9 +109,35 @@ impl Root {
             }
             i += 1;
         }
+        let nulls_plain = match fields {
+            Some(fields) => !fields.leaves_out_null(),
+            None => false,
+        };
         Root {
+            fields,
+            nulls_plain,
             properties,
             string_items,
+        }
+    }
+
+    /// What the `null` sent under `key` is: serde's to read as the walk leaves it (`Yes`), the
+    /// field left out (`AfterR8`), or not known (`No`).
+    #[inline]
+    fn null_at(&self, key: &str) -> Plain {
+        match self.fields {
+            _ if self.nulls_plain => Plain::Yes,
+            Some(fields) if fields.leaves_out_null_at(key) => Plain::AfterR8,
+            Some(_) => Plain::Yes,
+            None => Plain::No,
+        }
+    }
+
+    /// Drops from `args` the root members sent as `null` that R8 takes as left out, as the
+    /// walk's apply pass does (the other keys keep their order).
+    pub(crate) fn drop_nulls(&self, args: &mut Value) {
+        if let (Value::Object(map), Some(fields)) = (args, self.fields) {
+            map.retain(|key, value| !(value.is_null() && fields.leaves_out_null_at(key)));
         }
     }
 
@@ -152,41 +198,32 @@ const fn unwrapped(mut schema: &Schema) -> &Schema {
 
 /// The members of the root object, as [`plain_members`], a list whose items take any string
 /// (`root`) not looked into.
-fn plain_root(map: &Map<String, Value>, root: &Root, lists: &mut RootLists) -> bool {
+fn plain_root(map: &Map<String, Value>, root: &Root) -> Plain {
+    let mut found = Plain::Yes;
     for (key, item) in map {
         let plain = match item {
             Value::String(s) => plain_string(s),
-            Value::Array(items) => {
-                if root.string_items(key) {
-                    lists.0 = true;
-                    true
-                } else {
-                    lists.0 |= matches!(items.first(), Some(Value::String(_)));
-                    plain_items(items, 1)
-                }
-            }
+            Value::Array(items) => root.string_items(key) || plain_items(items, 1),
             Value::Object(map) => plain_members(map, 1),
             Value::Bool(_) | Value::Number(_) => true,
-            Value::Null => false,
+            Value::Null => match root.null_at(key) {
+                Plain::No => false,
+                Plain::Yes => true,
+                Plain::AfterR8 => {
+                    found = Plain::AfterR8;
+                    true
+                }
+            },
         };
         if !plain {
-            return false;
+            return Plain::No;
         }
     }
-    true
+    found
 }
 
-/// Whether a member of the root object is a list of strings (its schema says so, or its
-/// first item is one): where a successful read leaves lists of moved strings, which
-/// `json::de::drop_read` frees without a drop per item. A list of objects or numbers is
-/// left to the plain drop.
-#[derive(Clone, Copy)]
-pub(crate) struct RootLists(pub(crate) bool);
-
 /// The items of an array at `depth` (the containers around it): strings and scalars are
-/// answered in line, and only a container is a call (most arguments are flat). The match is
-/// written out here and in [`plain_members`] rather than shared: one shared recursive
-/// function in an `all` closure cost view_file_20 2 234 instructions against 1 805.
+/// answered in line, and only a container is a call (most arguments are flat).
 fn plain_items(items: &[Value], depth: usize) -> bool {
     if depth >= MAX_DEPTH {
         return false;
@@ -320,7 +357,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn plain(value: &Value) -> bool {
-        plain_value(value).is_some()
+        plain_value(value)
     }
 
     /// A root with `paths: OneOrMany<String>`, `names: Vec<String>`, `counts: Vec<u32>`
@@ -348,7 +385,7 @@ mod tests {
             flatten,
             ..Object::EMPTY
         }));
-        Root::of(Box::leak(Box::new(Schema::Object(object))))
+        Root::of(Box::leak(Box::new(Schema::Object(object))), None)
     }
 
     #[test]
@@ -357,8 +394,8 @@ mod tests {
         let text_items = json!(["[\"a\"]", "{\"b\": 1}", "5"]);
         for key in ["paths", "names"] {
             let args = json!({ key: text_items });
-            assert!(plain_args(&args, &root).is_some_and(|l| l.0), "{key}");
-            assert!(plain_value(&args).is_none(), "{key}");
+            assert_eq!(plain_args(&args, &root), super::Plain::Yes, "{key}");
+            assert!(!plain_value(&args), "{key}");
         }
         // Items of another kind, an unknown key, a string where the list goes: looked into.
         for args in [
@@ -368,7 +405,7 @@ mod tests {
             json!({ "label": ["[1]"] }),
             json!({ "paths": [], "names": null }),
         ] {
-            assert!(plain_args(&args, &root).is_none(), "{args}");
+            assert_eq!(plain_args(&args, &root), super::Plain::No, "{args}");
         }
     }
 
@@ -379,19 +416,15 @@ mod tests {
             optional: false,
         }];
         let args = json!({ "paths": ["[1]"] });
-        assert!(plain_args(&args, &typed_root(&[], false)).is_some());
-        assert!(plain_args(&args, &typed_root(&FLAT, false)).is_none());
-        assert!(plain_args(&args, &typed_root(&[], true)).is_none());
-    }
-
-    #[test]
-    fn a_list_among_the_root_members_is_noted() {
-        let lists = |value: Value| plain_value(&value).map(|lists| lists.0);
-        assert_eq!(lists(json!({"a": "x", "b": ["y"]})), Some(true));
-        assert_eq!(lists(json!({"a": "x", "b": [{"c": "y"}]})), Some(false));
-        assert_eq!(lists(json!({"a": "x", "b": {"c": ["y"]}})), Some(false));
-        assert_eq!(lists(json!({"a": "x"})), Some(false));
-        assert_eq!(lists(json!({"a": ["[1]"]})), None);
+        assert_eq!(
+            plain_args(&args, &typed_root(&[], false)),
+            super::Plain::Yes
+        );
+        assert_eq!(
+            plain_args(&args, &typed_root(&FLAT, false)),
+            super::Plain::No
+        );
+        assert_eq!(plain_args(&args, &typed_root(&[], true)), super::Plain::No);
     }
 
     #[test]

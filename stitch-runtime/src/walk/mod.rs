@@ -249,8 +249,7 @@ pub(crate) type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
 /// A tool's argument type as the steps around its walk need it, without the type: its walk,
 /// whether its arguments are an object, and its name for the `tracing` events. Those steps
 /// (the object check, the check and apply passes, the record, the events) take one of these,
-/// so they are compiled once for every tool rather than once per tool (build time: see
-/// BENCHMARKS.md).
+/// so they are compiled once for every tool rather than once per tool.
 #[derive(Clone, Copy)]
 pub(crate) struct Tool {
     walk: WalkFn,
@@ -299,7 +298,6 @@ pub(crate) fn run_with(
     if cx.pending() {
         apply(args, record, tool);
     }
-    cx.finish();
     Ok(())
 }
 
@@ -346,13 +344,11 @@ fn apply(args: &mut Value, record: Record<'_>, tool: Tool) {
     if !wanted {
         let mut apply = Cx::apply_pass(false);
         (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
-        apply.finish();
         return;
     }
     let repairs = cx::recording(&mut || {
         let mut apply = Cx::apply_pass(true);
         (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
-        apply.finish();
     });
     let repairs = sorted(repairs);
     crate::trace::repaired(tool.name, &repairs);
