@@ -10,7 +10,9 @@ use std::sync::Arc;
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
 use rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
 
-use crate::support::upstream::{json, serve, status, Seen, Served, Stdio2Http, INIT, INITIALIZED};
+use crate::support::upstream::{
+    collect, json, serve, status, Seen, Served, Stdio2Http, INIT, INITIALIZED,
+};
 use crate::support::{PROXY, TEXT_LIST};
 
 /// A run's certificates: the server's TLS configuration, and a PEM file holding a
@@ -116,7 +118,12 @@ fn an_https_upstream_trusted_by_ca_file_round_trips_a_call_and_refuses_a_text_li
     assert!(!stderr.contains("panicked"), "{stderr}");
     // Every request came over TLS (the server speaks nothing else): the session's, the
     // proxy's own tools/list, the call byte for byte, the DELETE; the refused call never.
-    let seen: Vec<Seen> = server.requests.try_iter().collect();
+    // The proxy may exit before the server has read its DELETE: wait for it.
+    let mut seen: Vec<Seen> = Vec::new();
+    collect(&server.requests, &mut seen, |s| {
+        s.iter().any(|r| r.method == "DELETE")
+    });
+    seen.extend(server.requests.try_iter());
     assert_eq!(seen[0].body, INIT);
     assert!(seen.iter().any(|r| r.body == call), "{seen:#?}");
     assert!(seen.iter().any(|r| r.message()["method"] == "tools/list"));
