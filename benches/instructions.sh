@@ -102,7 +102,8 @@ if [ "$malformed" = 1 ]; then
     exit 0
 fi
 
-calls=(view_file_1 view_file_20 search edit_50 action)
+calls=(view_file_1 view_file_20 search edit_50 action one_field nested_4 flat_20 flat_20_one_null
+    flat_20_nulls)
 printf '%-13s %-22s %9s %9s %7s\n' call surface stitch serde ratio
 over=0
 for call in "${calls[@]}"; do

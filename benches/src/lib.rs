@@ -2,6 +2,7 @@
 //! benches and the instruction counts.
 
 pub mod corpus;
+pub mod shapes;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};

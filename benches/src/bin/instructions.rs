@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use stitch_benches::corpus::{well_formed, Act, Edit, Search, ViewFile};
+use stitch_benches::shapes::{shapes, Flat20, Nested, OneField};
 use stitch_runtime::ToolArgs;
 
 /// What one surface does with one call, `times` times over. The surface is chosen once,
@@ -55,7 +56,11 @@ fn main() -> ExitCode {
         eprintln!("times: not a number: {times}");
         return ExitCode::from(2);
     };
-    let Some((_, value)) = well_formed().into_iter().find(|(name, _)| name == call) else {
+    let found = well_formed()
+        .into_iter()
+        .chain(shapes())
+        .find(|(name, _)| name == call);
+    let Some((_, value)) = found else {
         eprintln!("no well-formed call named {call}");
         return ExitCode::from(2);
     };
@@ -64,6 +69,9 @@ fn main() -> ExitCode {
         "view" => run::<ViewFile>(surface, &value, times),
         "search" => run::<Search>(surface, &value, times),
         "edit" => run::<Edit>(surface, &value, times),
+        "one" => run::<OneField>(surface, &value, times),
+        "nested" => run::<Nested>(surface, &value, times),
+        "flat" => run::<Flat20>(surface, &value, times),
         _ => run::<Act>(surface, &value, times),
     };
     if ok {
