@@ -158,6 +158,7 @@
 //!   response (`DEBUG`; `ERROR` only for the server's own failures). A call with nothing to
 //!   report emits nothing.
 
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 // On docs.rs (`--cfg docsrs`), items behind a feature say which feature they need.
 #![cfg_attr(docsrs, feature(doc_cfg))]

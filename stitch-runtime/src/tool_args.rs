@@ -263,10 +263,6 @@ pub(crate) fn read_with<T: Coerce>(
     if !duplicates.is_empty() {
         return read_noting(args, duplicates, record);
     }
-    // No key sent twice: nothing of it is on the heap, so its drop glue need not run.
-    if duplicates.owns_nothing() {
-        core::mem::forget(duplicates);
-    }
     // The text's own fast path has had its try: straight to the walk.
     walk_then_read(args, record, None)
 }
@@ -288,16 +284,11 @@ pub(crate) fn read_with<T: Coerce>(
 pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Result<T, ArgsError> {
     let mut read = None;
     if const { !crate::schema::limited::walk_first(T::SCHEMA) } && args.is_object() {
-        let root = const { crate::json::plain_value::Root::of(T::SCHEMA) };
-        if let Some(lists) = crate::json::plain_value::plain_args(&args, &root) {
+        let root = const { crate::json::plain_value::Root::of(T::SCHEMA, T::FIELDS) };
+        if crate::json::plain_value::plain_args(&args, &root) {
             let inside = const { crate::schema::limited::buffers_take_any_string(T::SCHEMA) };
             match crate::json::de::read_lending::<T>(&mut args, inside) {
-                Ok(read) if read.bounds_hold(Bounds::NONE) => {
-                    if lists.0 {
-                        crate::json::de::drop_read(args);
-                    }
-                    return Ok(read);
-                }
+                Ok(read) if read.bounds_hold(Bounds::NONE) => return Ok(read),
                 other => read = Some(other),
             }
         }

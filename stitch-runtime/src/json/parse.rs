@@ -50,12 +50,6 @@ impl Duplicates {
         self.notes.is_empty()
     }
 
-    /// Whether nothing of it is on the heap (no key sent twice, nothing ever recorded).
-    #[inline]
-    pub(crate) fn owns_nothing(&self) -> bool {
-        self.notes.capacity() == 0
-    }
-
     /// Whether the text sent the key of `value` (a value inside the arguments read with these
     /// notes) twice in its object.
     pub(crate) fn contains(&self, value: &Value) -> bool {
@@ -247,7 +241,7 @@ mod tests {
     #[test]
     fn notes_exactly_the_values_whose_key_repeats() {
         let (_, found) = from_str(r#"{"a":1,"b":{"c":1}}"#).unwrap();
-        assert!(found.is_empty() && found.owns_nothing());
+        assert!(found.is_empty() && found.notes.capacity() == 0);
         let text = r#"{"a":1,"a":2,"rows":[{"n":1},{"n":1,"n":2,"n":3}],"m":{"a.b":{"x":0,"x":1}},"z":{"x":5}}"#;
         let (value, found) = from_str(text).unwrap();
         assert_eq!(value["a"], 2);

@@ -1,18 +1,13 @@
 //! The fast path of `from_value`: whether a `Value` holds nothing any rule could act on, so
 //! that reading it straight into the type (`json::de`) gives the walk's answer.
 //!
-//! The counterpart of `json::plain` for a value already parsed. Every rule acts on a string
-//! that is JSON text (R1 repairs it at a structured position, R3 refuses a list written as
-//! text, `lenient_scalars` reads a number or a literal written as text), on a `null` member
-//! (R8 leaves out a defaulted field sent as `null`), or on a value nested past `MAX_DEPTH`
-//! (refused, R7). A value with none of these is *plain*: every rule either has nothing to do
-//! in it or acts where serde refuses the value (so the direct read fails and the walk runs).
-//!
-//! Unlike text, a `Value` is not read again after a failed direct read: the read moves the
-//! strings it hands to an owned `String` out of the value (`json::de::read_lending`). So a plain value must also leave
-//! the walk nothing to repair once the read fails — which is why a `null` member is not plain
-//! here, where the text's fast path lets serde refuse it — and `read_value` takes the path
-//! only for a type that need not be walked first (`schema::limited::walk_first`).
+//! Every rule acts on a string that is JSON text (R1, R3, `lenient_scalars`), on a `null` at
+//! a defaulted field (R8), or on a value nested past `MAX_DEPTH` (R7). A value with none of
+//! these is *plain*: every rule either has nothing to do in it or acts where serde refuses the
+//! value, so the direct read fails and the walk runs on what it left. That read moves the
+//! strings it hands to an owned `String` (`json::de`), so a plain value must leave the walk
+//! nothing to repair: a `null` member is plain only at a root field whose `null` the walk
+//! leaves to serde (an `Option`).
 
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
@@ -21,30 +16,29 @@ use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
 use crate::json::text_list::{is_text_list, skip_ws, skip_ws_back};
 use crate::schema::{core, Property, Schema};
+use crate::walk::Fields;
 
 /// [`plain_args`] knowing nothing of the type: every list looked into.
 #[cfg(test)]
-pub(crate) fn plain_value(value: &Value) -> Option<RootLists> {
+pub(crate) fn plain_value(value: &Value) -> bool {
     plain_args(value, &Root::BLIND)
 }
 
-/// `Some` when no rule could act in `value`, a tool's arguments (see the module docs), saying
-/// whether the root object has a list among its members. A `None` costs nothing but the walk.
+/// Whether no rule could act in `value`, a tool's arguments (see the module docs). A `false`
+/// costs nothing but the walk.
 ///
 /// A list among the root's members at a position whose items take any string as it is
 /// (`Vec<String>`, `OneOrMany<String>`: `root`, a constant of the type) is not looked into.
 /// No rule acts on a string item there (the walk skips them too, `walk::walk_seq`), and an
 /// item of another kind makes serde refuse the read, after which the walk judges the list as
 /// it judges any read that failed.
-pub(crate) fn plain_args(value: &Value, root: &Root) -> Option<RootLists> {
-    let mut lists = RootLists(false);
-    let plain = match value {
+pub(crate) fn plain_args(value: &Value, root: &Root) -> bool {
+    match value {
         Value::Array(items) => plain_items(items, 0),
-        Value::Object(map) => plain_root(map, root, &mut lists),
+        Value::Object(map) => plain_root(map, root),
         Value::String(s) => plain_string(s),
         Value::Null | Value::Bool(_) | Value::Number(_) => true,
-    };
-    plain.then_some(lists)
+    }
 }
 
 /// What a tool's schema says of the lists among its root members, for [`plain_args`]: the
@@ -53,6 +47,12 @@ pub(crate) fn plain_args(value: &Value, root: &Root) -> Option<RootLists> {
 /// field's, one serde ignores) has its list looked into as any other.
 #[derive(Clone, Copy)]
 pub(crate) struct Root {
+    /// The struct's fields, for a root member sent as `null`: plain unless R8 takes it as
+    /// the field left out (the walk leaves every other `null` to serde); `None` when they are
+    /// not known (no member sent as `null` is plain).
+    fields: Option<&'static Fields>,
+    /// No field takes its `null` as left out: every root `null` is plain.
+    nulls_plain: bool,
     properties: &'static [Property],
     /// Bit `i`: property `i`'s array form takes any string as an item. Properties past the
     /// 64th are looked into.
@@ -62,6 +62,8 @@ pub(crate) struct Root {
 impl Root {
     /// The root of a type whose schema is not known here: every list is looked into.
     pub(crate) const BLIND: Root = Root {
+        fields: None,
+        nulls_plain: false,
         properties: &[],
         string_items: 0,
     };
@@ -70,7 +72,7 @@ impl Root {
     /// property (a flattened field's keys reach serde's buffer, not a property), and only
     /// when no wire name holds an escape (the schema holds names JSON-escaped; a key is
     /// compared unescaped).
-    pub(crate) const fn of(schema: &'static Schema) -> Root {
+    pub(crate) const fn of(schema: &'static Schema, fields: Option<&'static Fields>) -> Root {
         let Schema::Object(object) = core(schema) else {
             return Root::BLIND;
         };
@@ -89,10 +91,22 @@ impl Root {
             }
             i += 1;
         }
+        let nulls_plain = match fields {
+            Some(fields) => !fields.leaves_out_null(),
+            None => false,
+        };
         Root {
+            fields,
+            nulls_plain,
             properties,
             string_items,
         }
+    }
+
+    /// Whether the `null` sent under `key` is read by serde as the walk leaves it.
+    #[inline]
+    fn keeps_null(&self, key: &str) -> bool {
+        self.nulls_plain || self.fields.is_some_and(|f| !f.leaves_out_null_at(key))
     }
 
     /// Whether the list sent under `key` has items that take any string as it is.
@@ -152,22 +166,14 @@ const fn unwrapped(mut schema: &Schema) -> &Schema {
 
 /// The members of the root object, as [`plain_members`], a list whose items take any string
 /// (`root`) not looked into.
-fn plain_root(map: &Map<String, Value>, root: &Root, lists: &mut RootLists) -> bool {
+fn plain_root(map: &Map<String, Value>, root: &Root) -> bool {
     for (key, item) in map {
         let plain = match item {
             Value::String(s) => plain_string(s),
-            Value::Array(items) => {
-                if root.string_items(key) {
-                    lists.0 = true;
-                    true
-                } else {
-                    lists.0 |= matches!(items.first(), Some(Value::String(_)));
-                    plain_items(items, 1)
-                }
-            }
+            Value::Array(items) => root.string_items(key) || plain_items(items, 1),
             Value::Object(map) => plain_members(map, 1),
             Value::Bool(_) | Value::Number(_) => true,
-            Value::Null => false,
+            Value::Null => root.keeps_null(key),
         };
         if !plain {
             return false;
@@ -175,13 +181,6 @@ fn plain_root(map: &Map<String, Value>, root: &Root, lists: &mut RootLists) -> b
     }
     true
 }
-
-/// Whether a member of the root object is a list of strings (its schema says so, or its
-/// first item is one): where a successful read leaves lists of moved strings, which
-/// `json::de::drop_read` frees without a drop per item. A list of objects or numbers is
-/// left to the plain drop.
-#[derive(Clone, Copy)]
-pub(crate) struct RootLists(pub(crate) bool);
 
 /// The items of an array at `depth` (the containers around it): strings and scalars are
 /// answered in line, and only a container is a call (most arguments are flat). The match is
@@ -320,7 +319,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn plain(value: &Value) -> bool {
-        plain_value(value).is_some()
+        plain_value(value)
     }
 
     /// A root with `paths: OneOrMany<String>`, `names: Vec<String>`, `counts: Vec<u32>`
@@ -348,7 +347,7 @@ mod tests {
             flatten,
             ..Object::EMPTY
         }));
-        Root::of(Box::leak(Box::new(Schema::Object(object))))
+        Root::of(Box::leak(Box::new(Schema::Object(object))), None)
     }
 
     #[test]
@@ -357,8 +356,8 @@ mod tests {
         let text_items = json!(["[\"a\"]", "{\"b\": 1}", "5"]);
         for key in ["paths", "names"] {
             let args = json!({ key: text_items });
-            assert!(plain_args(&args, &root).is_some_and(|l| l.0), "{key}");
-            assert!(plain_value(&args).is_none(), "{key}");
+            assert!(plain_args(&args, &root), "{key}");
+            assert!(!plain_value(&args), "{key}");
         }
         // Items of another kind, an unknown key, a string where the list goes: looked into.
         for args in [
@@ -368,7 +367,7 @@ mod tests {
             json!({ "label": ["[1]"] }),
             json!({ "paths": [], "names": null }),
         ] {
-            assert!(plain_args(&args, &root).is_none(), "{args}");
+            assert!(!plain_args(&args, &root), "{args}");
         }
     }
 
@@ -379,19 +378,9 @@ mod tests {
             optional: false,
         }];
         let args = json!({ "paths": ["[1]"] });
-        assert!(plain_args(&args, &typed_root(&[], false)).is_some());
-        assert!(plain_args(&args, &typed_root(&FLAT, false)).is_none());
-        assert!(plain_args(&args, &typed_root(&[], true)).is_none());
-    }
-
-    #[test]
-    fn a_list_among_the_root_members_is_noted() {
-        let lists = |value: Value| plain_value(&value).map(|lists| lists.0);
-        assert_eq!(lists(json!({"a": "x", "b": ["y"]})), Some(true));
-        assert_eq!(lists(json!({"a": "x", "b": [{"c": "y"}]})), Some(false));
-        assert_eq!(lists(json!({"a": "x", "b": {"c": ["y"]}})), Some(false));
-        assert_eq!(lists(json!({"a": "x"})), Some(false));
-        assert_eq!(lists(json!({"a": ["[1]"]})), None);
+        assert!(plain_args(&args, &typed_root(&[], false)));
+        assert!(!plain_args(&args, &typed_root(&FLAT, false)));
+        assert!(!plain_args(&args, &typed_root(&[], true)));
     }
 
     #[test]

@@ -176,9 +176,7 @@ impl Coercer {
         if cx.pending() {
             let mut apply = Cx::new(true);
             walk.walk(self.root, args, &mut apply, &Path::ROOT);
-            apply.finish();
         }
-        cx.finish();
         Ok(())
     }
 

@@ -115,6 +115,26 @@ impl Fields {
         self.names.iter().any(|f| f.name() == key)
     }
 
+    /// Whether some field takes its `null` as the field left out (R8).
+    pub(crate) const fn leaves_out_null(&self) -> bool {
+        let mut i = 0;
+        while i < self.names.len() {
+            let f = &self.names[i];
+            if f.3 & FieldWalk::DEFAULTED != 0 && f.0.null_absent {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// Whether the field read under `key` takes its `null` as the field left out (R8).
+    pub(crate) fn leaves_out_null_at(&self, key: &str) -> bool {
+        self.names
+            .iter()
+            .any(|f| f.null_absent() && f.name() == key)
+    }
+
     /// The required fields `missing` names (bits by ordinal), by wire name, in the order of
     /// the fields.
     fn missing(&self, missing: u128) -> Vec<(&'static str, u32)> {

@@ -298,7 +298,6 @@ pub(crate) fn run_with(
     if cx.pending() {
         apply(args, record, tool);
     }
-    cx.finish();
     Ok(())
 }
 
@@ -345,13 +344,11 @@ fn apply(args: &mut Value, record: Record<'_>, tool: Tool) {
     if !wanted {
         let mut apply = Cx::apply_pass(false);
         (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
-        apply.finish();
         return;
     }
     let repairs = cx::recording(&mut || {
         let mut apply = Cx::apply_pass(true);
         (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
-        apply.finish();
     });
     let repairs = sorted(repairs);
     crate::trace::repaired(tool.name, &repairs);

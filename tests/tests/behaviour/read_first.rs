@@ -178,6 +178,57 @@ fn json_text_and_null_members_take_the_walk() {
     );
 }
 
+/// A strict-mode call: every optional field sent, as `null` where it is left out.
+#[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+struct Strict {
+    query: String,
+    #[serde(default)]
+    tags: Option<Vec<String>>,
+    note: Option<String>,
+    #[serde(default)]
+    limit: u32,
+    #[serde(default)]
+    data: Option<OneOrMany<String>>,
+}
+
+#[test]
+fn a_null_at_an_option_reads_as_none_beside_r8_and_refusals() {
+    let ok = one_answer::<Strict>(json!({"query": "q", "tags": null, "note": null, "data": null}))
+        .unwrap();
+    assert_eq!((ok.tags, ok.note, ok.limit, ok.data), (None, None, 0, None));
+    // A `null` at a defaulted `u32` is the field left out (R8), beside `Option`s' `null`s.
+    let ok = one_answer::<Strict>(json!({"query": "q", "tags": null, "limit": null})).unwrap();
+    assert_eq!((ok.tags, ok.limit), (None, 0));
+    // A refusal elsewhere: the walk's issues, each quoting the value as sent.
+    let err =
+        one_answer::<Strict>(json!({"query": 5, "tags": null, "note": null, "data": "[\"a\"]"}))
+            .unwrap_err();
+    let messages = messages(err);
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages[0].starts_with("query: "), "{messages:?}");
+    assert!(
+        messages[1].starts_with("data is a list written as text"),
+        "{messages:?}"
+    );
+    // `null` where serde requires a value: refused as serde refuses it.
+    let err = one_answer::<Strict>(json!({"query": null, "note": null})).unwrap_err();
+    assert!(err.to_string().starts_with("query: "), "{err}");
+    // A type with no R8 field: every `null` is serde's, at a field or at an unknown key.
+    #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
+    struct Options {
+        name: Option<String>,
+        #[serde(default)]
+        paths: Option<OneOrMany<String>>,
+    }
+    let ok = one_answer::<Options>(json!({"name": null, "paths": null, "other": null})).unwrap();
+    assert_eq!((ok.name, ok.paths), (None, None));
+    let err = one_answer::<Options>(json!({"name": 1, "paths": null})).unwrap_err();
+    assert!(err.to_string().starts_with("name: "), "{err}");
+    // JSON text in a list next to `null`s: repaired (R1).
+    let ok = one_answer::<Strict>(json!({"query": "q", "tags": "[\"a\"]", "note": null})).unwrap();
+    assert_eq!(ok.tags, Some(vec!["a".to_owned()]));
+}
+
 /// serde reads these through a buffer of the value (the tag first, then the variant; each
 /// member in turn; the keys no field claims): the first read lends their strings, so what a
 /// failed read leaves is the value as sent.

@@ -166,40 +166,6 @@ fn fewer(len: usize, expected: &'static str) -> Error {
     de::Error::invalid_length(len, &expected)
 }
 
-/// Drops `args` (an object) after a successful read, freeing each list among its members
-/// whose items are all strings the read moved out as one block: an emptied string needs no
-/// drop, where the drop glue would visit each item (a third of `from_value`'s cost over
-/// serde's on a list of twenty paths, where serde consumes the array as it reads). Only after
-/// the whole read: a later failure needs every list at its length, for the walk. The members
-/// are taken in the one pass that drops the map.
-#[inline(never)]
-pub(crate) fn drop_read(args: Value) {
-    let Value::Object(map) = args else { return };
-    for (_, value) in map {
-        if let Value::Array(mut items) = value {
-            if all_moved(&items) {
-                // SAFETY: a length of 0 is within the capacity, and leaving the items
-                // undropped is sound; they hold no memory (`all_moved`), so nothing leaks.
-                unsafe { items.set_len(0) }
-            }
-        }
-    }
-}
-
-/// Whether every item is a string that holds no memory (moved out, or sent empty). Every
-/// item is looked at, without a branch for each: the lists asked about are of strings.
-#[inline]
-fn all_moved(items: &[Value]) -> bool {
-    let mut held = 0;
-    for item in items {
-        held |= match item {
-            Value::String(s) => s.capacity(),
-            _ => 1,
-        };
-    }
-    held == 0
-}
-
 fn visit_object<'de, V: Visitor<'de>>(
     map: &'de mut Map<String, Value>,
     lend: Lend,

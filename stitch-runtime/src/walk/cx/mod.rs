@@ -497,16 +497,6 @@ impl Cx {
         !self.issues.is_empty() || self.omitted > 0
     }
 
-    /// Ends a walk that found nothing to report. An accepted call's `Cx` holds nothing on the
-    /// heap (no issue was ever kept, the text sent no key twice), so its drop glue — an
-    /// out-of-line call on every call — is skipped; otherwise it is dropped as usual.
-    #[inline]
-    pub(crate) fn finish(self) {
-        if self.issues.capacity() == 0 && self.duplicates.owns_nothing() {
-            core::mem::forget(self);
-        }
-    }
-
     /// The notes of the keys the text sent twice, the walk done.
     pub(crate) fn into_duplicates(mut self) -> Duplicates {
         core::mem::replace(&mut self.duplicates, Duplicates::NONE)
