@@ -271,23 +271,17 @@ pub(crate) fn read_with<T: Coerce>(
 /// name the replay of a text (`read_noting`), whose `serde_json::from_str::<T>` would compile
 /// each type's `Deserialize` for a second reader in a crate that only calls `from_value`.
 ///
-/// A plain call (`json::plain_value`: no string that is JSON text, no `null` member, not too
-/// deep) of a type that need not be walked first (`schema::limited::walk_first`: no string
-/// constraint) is read straight into `T`, lending every string but those an owned `String`
-/// takes and those inside an internally tagged enum whose every position takes any string
-/// (`json::de::read_lending`, `schema::limited::buffers_take_any_string`), which is the walk's
-/// answer once the item bounds and constraints hold on the result. When the read fails, the
-/// walk runs on what the read left (only strings moved out at positions the walk judges by
-/// kind alone are gone): its issues, if any, are the answer, else the read's own failure,
-/// which is serde's answer on the value as sent.
+/// A plain call (`json::plain_value`) of a type whose walk judges no string by its content
+/// (`schema::limited::walk_first`) is read first; when that read fails or breaks a bound, the
+/// walk runs on what it left (only strings moved into an owned `String`, which the walk judges
+/// by kind alone, are gone): its issues, if any, are the answer, else the read's own.
 #[inline]
 pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Result<T, ArgsError> {
     let mut read = None;
     if const { !crate::schema::limited::walk_first(T::SCHEMA) } && args.is_object() {
         let root = const { crate::json::plain_value::Root::of(T::SCHEMA, T::FIELDS) };
         if crate::json::plain_value::plain_args(&args, &root) {
-            let inside = const { crate::schema::limited::buffers_take_any_string(T::SCHEMA) };
-            match crate::json::de::read_lending::<T>(&mut args, inside) {
+            match crate::json::de::read::<T>(&mut args) {
                 Ok(read) if read.bounds_hold(Bounds::NONE) => return Ok(read),
                 other => read = Some(other),
             }

@@ -4,7 +4,7 @@
 //! compile error at its token.
 
 use crate::limits::Num;
-use crate::schema::{core, Schema};
+use crate::schema::Schema;
 
 /// The value a field's constraints apply to: the leaf of its type, seen through `Option`,
 /// lists, sets, `OneOrMany`, map values, bounds and descriptions.
@@ -100,94 +100,6 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
         | Schema::Adjacent { content: None, .. }
         | Schema::Raw(_)
         | Schema::Ref(_) => false,
-    }
-}
-
-/// Whether the first read of a plain call may move the strings inside serde's buffer of an
-/// internally tagged enum sent as an object rather than lend them (`json::de::read_lending`):
-/// every position inside each such buffer takes any string as it is (`String`,
-/// `Option<String>`, `OneOrMany<String>`), so the walk after a failed read judges what the
-/// read left there by kind alone. `false` wherever serde buffers what this does not look into
-/// (untagged and adjacently tagged enums, `flatten`).
-pub(crate) const fn buffers_take_any_string(schema: &Schema) -> bool {
-    match schema {
-        Schema::Tagged { body, .. } => body_takes_any_string(body),
-        Schema::AnyOf(_) | Schema::Adjacent { .. } | Schema::Raw(_) => false,
-        Schema::Object(object) => {
-            if !object.flatten.is_empty() {
-                return false;
-            }
-            let mut i = 0;
-            while i < object.properties.len() {
-                if !buffers_take_any_string(object.properties[i].schema()) {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-        Schema::Array { items: inner, .. }
-        | Schema::Map(inner)
-        | Schema::OneOrMany(inner)
-        | Schema::External { content: inner, .. }
-        | Schema::Anchored { inner, .. }
-        | Schema::Described { inner, .. }
-        | Schema::Bounded { inner, .. }
-        | Schema::Limited { inner, .. } => buffers_take_any_string(inner),
-        Schema::Tuple(members) | Schema::OneOf(members) => {
-            let mut i = 0;
-            while i < members.len() {
-                if !buffers_take_any_string(members[i]) {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-        Schema::Any
-        | Schema::Null
-        | Schema::Boolean
-        | Schema::Integer { .. }
-        | Schema::Number
-        | Schema::String
-        | Schema::Char
-        | Schema::Enum(_)
-        | Schema::Ref(_) => true,
-    }
-}
-
-/// An internally tagged variant's fields, buffered: each takes any string.
-const fn body_takes_any_string(body: &Schema) -> bool {
-    match core(body) {
-        Schema::Null => true,
-        Schema::Object(object) => {
-            if !object.flatten.is_empty() {
-                return false;
-            }
-            let mut i = 0;
-            while i < object.properties.len() {
-                if !takes_any_string(object.properties[i].schema()) {
-                    return false;
-                }
-                i += 1;
-            }
-            true
-        }
-        _ => false,
-    }
-}
-
-/// A position that takes any string as it is, and whose items (a `OneOrMany`'s) do too. Not
-/// `Any`: that is a `serde_json::Value`, but also an opaque field (`#[stitch(opaque)]`,
-/// `deserialize_with`), whose type may judge a string by its content.
-const fn takes_any_string(schema: &Schema) -> bool {
-    match schema {
-        Schema::String => true,
-        Schema::OneOrMany(inner)
-        | Schema::Described { inner, .. }
-        | Schema::Anchored { inner, .. }
-        | Schema::Bounded { inner, .. } => takes_any_string(inner),
-        _ => false,
     }
 }
 

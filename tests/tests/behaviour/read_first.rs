@@ -294,9 +294,8 @@ fn buffered_shapes_are_read_first_and_walked_as_sent_when_refused() {
     assert!(messages.iter().any(|m| m.contains("300")), "{messages:?}");
 }
 
-/// Every field of every variant takes any string as it is: the first read moves the strings
-/// inside serde's buffer of the variant (`schema::limited::buffers_take_any_string`), and
-/// lends only the value the buffer is read from.
+/// Every field of every variant takes any string as it is, read through serde's buffer of
+/// the variant: a refused call still answers as the walk does on the value as sent.
 #[derive(Debug, Clone, PartialEq, Deserialize, ToolArgs)]
 #[serde(tag = "action", rename_all = "snake_case")]
 enum Act {

@@ -6,18 +6,12 @@
 //! and builds the path only when an error travels back up: each sequence, map and variant
 //! level adds its segment to the error on the way out. The success path pays nothing for it.
 //!
-//! The value is read in place. A string is moved out of it (no copy) where the type asks for
-//! an owned string (`deserialize_string`: `String`, `PathBuf`, whose visitors take any string)
-//! or for any value (`deserialize_any`: a `serde_json::Value`, and serde's buffering for
-//! internally tagged and untagged enums and for `flatten`); it is lent (`visit_borrowed_str`),
-//! as map keys are, where the visitor may refuse it after all: a `char`, a type that parses
-//! its text (`deserialize_str`), an enum's variant name. A `OneOrMany<T>` asks this reader for
-//! its one value directly ([`ONE_OR_MANY`]) and `T` reads it as it asks.
-//!
-//! [`read_lending`] lends the strings asked for as any value too (their visitors copy them),
-//! so a read that fails leaves in place every string it did not hand to an owned `String`:
-//! `ToolArgs::from_value` reads a plain call that way first, and walks it only when that fails
-//! (`tool_args::read_value`).
+//! The value is read in place. A string is moved out of it (no copy) only where the type asks
+//! for an owned string (`deserialize_string`: `String`, `PathBuf`, whose visitors take any
+//! string); everywhere else it is lent (`visit_borrowed_str`), as map keys are, and the visitor
+//! copies what it keeps. So a read that fails leaves every string it did not hand to an owned
+//! `String`, for the walk that follows (`tool_args::read_value`). A `OneOrMany<T>` asks this
+//! reader for its one value directly ([`ONE_OR_MANY`]) and `T` reads it as it asks.
 
 use serde::de::{
     self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Unexpected,
@@ -34,72 +28,13 @@ use self::variant::Variant;
 
 /// Deserializes `value` into `T`, or says where and why not.
 pub(crate) fn from_value<T: de::DeserializeOwned>(mut value: Value) -> Result<T, Error> {
-    read_in_place(&mut value)
+    read(&mut value)
 }
 
-/// [`from_value`] of a value left to the caller: on success the strings `T` took are empty in
-/// it; on failure, so are those read into an owned string before the failure, and nothing
-/// else changed (the module docs say which strings move).
-pub(crate) fn read_in_place<T: de::DeserializeOwned>(value: &mut Value) -> Result<T, Error> {
-    T::deserialize(ValueDe(value, Lend::No))
-}
-
-/// [`read_in_place`] that also lends the strings a visitor asks for as any value
-/// (`deserialize_any`: serde's buffering for tagged and untagged enums and `flatten`, a
-/// `serde_json::Value`), which then copies them: so a read that fails leaves every string but
-/// those moved into an owned `String` (`ToolArgs::from_value`'s first read of a plain call).
-///
-/// With `inside_buffers` (a constant of the type's schema: `schema::limited::buffers_take_any_string`),
-/// only the value a visitor first asks for as any value is lent; the strings inside it move
-/// into serde's buffer. Every position inside that buffer then takes any string as it is, so
-/// the walk after a failed read judges what is left there by kind alone, as it judges the
-/// strings moved into an owned `String`; and the value itself (an internally tagged enum sent
-/// as a string) is still lent.
-pub(crate) fn read_lending<T: de::DeserializeOwned>(
-    value: &mut Value,
-    inside_buffers: bool,
-) -> Result<T, Error> {
-    let lend = if inside_buffers {
-        Lend::Outermost
-    } else {
-        Lend::All
-    };
-    T::deserialize(ValueDe(value, lend))
-}
-
-/// Which strings asked for as any value (`deserialize_any`) are lent, their visitor copying
-/// them, rather than moved.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Lend {
-    /// None: every such string is moved.
-    No,
-    /// Every one.
-    All,
-    /// The value asked for as any value, when it is a string, and the items of an array
-    /// asked for so; the members of an object asked for so, none.
-    Outermost,
-}
-
-impl Lend {
-    /// The mode of the members of an object asked for as any value.
-    #[inline]
-    fn members(self) -> Lend {
-        match self {
-            Lend::Outermost => Lend::No,
-            other => other,
-        }
-    }
-
-    /// The mode of the items of an array asked for as any value: an internally tagged enum
-    /// sent as an array is walked as a whole, by serde's verdict on it (which may judge a
-    /// string of the variant by its content, a `try_from` newtype's), so its strings stay lent.
-    #[inline]
-    fn items(self) -> Lend {
-        match self {
-            Lend::Outermost => Lend::All,
-            other => other,
-        }
-    }
+/// [`from_value`] of a value left to the caller: the strings `T` took into an owned `String`
+/// are empty in it, and nothing else changed (the module docs say which strings move).
+pub(crate) fn read<T: de::DeserializeOwned>(value: &mut Value) -> Result<T, Error> {
+    T::deserialize(ValueDe(value))
 }
 
 /// [`from_value`] of a copy of `value`: serde's verdict on a value the walk only borrows. The
@@ -143,14 +78,12 @@ fn visit_number<'de, V: Visitor<'de>>(n: &Number, visitor: V) -> Result<V::Value
 
 fn visit_array<'de, V: Visitor<'de>>(
     items: &'de mut [Value],
-    lend: Lend,
     visitor: V,
 ) -> Result<V::Value, Error> {
     let len = items.len();
     let mut seq = Seq {
         items: items.iter_mut(),
         len,
-        lend,
     };
     match visitor.visit_seq(&mut seq) {
         Ok(out) if seq.items.len() == 0 => Ok(out),
@@ -168,14 +101,12 @@ fn fewer(len: usize, expected: &'static str) -> Error {
 
 fn visit_object<'de, V: Visitor<'de>>(
     map: &'de mut Map<String, Value>,
-    lend: Lend,
     visitor: V,
 ) -> Result<V::Value, Error> {
     let len = map.len();
     let mut access = Entries {
         entries: map.iter_mut(),
         current: None,
-        lend,
     };
     match visitor.visit_map(&mut access) {
         Ok(out) if access.entries.len() == 0 => Ok(out),
@@ -191,7 +122,7 @@ pub(crate) const ONE_OR_MANY: &str = "$stitch::OneOrMany";
 
 /// A value read in place, as serde_json reads a `Value` (strings moved out only into an owned
 /// string: see the module docs).
-struct ValueDe<'de>(&'de mut Value, Lend);
+struct ValueDe<'de>(&'de mut Value);
 
 macro_rules! numbers {
     ($($method:ident)*) => {$(
@@ -212,15 +143,9 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
             Value::Null => visitor.visit_unit(),
             Value::Bool(b) => visitor.visit_bool(*b),
             Value::Number(n) => visit_number(n, visitor),
-            Value::String(s) => {
-                if self.1 == Lend::No {
-                    visitor.visit_string(core::mem::take(s))
-                } else {
-                    visitor.visit_borrowed_str(s)
-                }
-            }
-            Value::Array(items) => visit_array(items, self.1.items(), visitor),
-            Value::Object(map) => visit_object(map, self.1.members(), visitor),
+            Value::String(s) => visitor.visit_borrowed_str(s),
+            Value::Array(items) => visit_array(items, visitor),
+            Value::Object(map) => visit_object(map, visitor),
         }
     }
 
@@ -256,7 +181,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::String(s) => visitor.visit_borrowed_str(s),
-            Value::Array(items) => visit_array(items, self.1, visitor),
+            Value::Array(items) => visit_array(items, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -264,7 +189,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
             Value::String(s) => visitor.visit_string(core::mem::take(s)),
-            Value::Array(items) => visit_array(items, self.1, visitor),
+            Value::Array(items) => visit_array(items, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -300,9 +225,9 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
             // `OneOrMany`'s protocol: its array form, or its one value handed over as this
             // reader itself (`visit_some`), for `T` to read as it asks (a `String` moves it).
             return match self.0 {
-                Value::Array(items) => visit_array(items, self.1, visitor),
+                Value::Array(items) => visit_array(items, visitor),
                 Value::Null => visitor.visit_unit(),
-                other => visitor.visit_some(ValueDe(other, self.1)),
+                other => visitor.visit_some(ValueDe(other)),
             };
         }
         visitor.visit_newtype_struct(self)
@@ -310,7 +235,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Array(items) => visit_array(items, self.1, visitor),
+            Value::Array(items) => visit_array(items, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -330,7 +255,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Object(map) => visit_object(map, self.1, visitor),
+            Value::Object(map) => visit_object(map, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -342,8 +267,8 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.0 {
-            Value::Array(items) => visit_array(items, self.1, visitor),
-            Value::Object(map) => visit_object(map, self.1, visitor),
+            Value::Array(items) => visit_array(items, visitor),
+            Value::Object(map) => visit_object(map, visitor),
             other => Err(de::Error::invalid_type(unexpected(other), &visitor)),
         }
     }
@@ -367,16 +292,11 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
                     }
                 };
                 visitor.visit_enum(Variant {
-                    lend: self.1,
                     name: variant,
                     value: Some(value),
                 })
             }
-            Value::String(name) => visitor.visit_enum(Variant {
-                lend: self.1,
-                name,
-                value: None,
-            }),
+            Value::String(name) => visitor.visit_enum(Variant { name, value: None }),
             other => Err(de::Error::invalid_type(unexpected(other), &"string or map")),
         }
     }
@@ -394,7 +314,6 @@ struct Seq<'de> {
     items: core::slice::IterMut<'de, Value>,
     /// The array's length: an item's index is this less the items left after it.
     len: usize,
-    lend: Lend,
 }
 
 impl Seq<'_> {
@@ -416,9 +335,9 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
         let Some(item) = self.items.next() else {
             return Ok(None);
         };
-        // `match`, not `map_err` with a closure: this is instantiated for every element type,
-        // and a closure would add a function to each (build time, see BENCHMARKS.md).
-        match seed.deserialize(ValueDe(item, self.lend)) {
+        // `match`, not `map_err` with a closure: a closure would add a function to each
+        // element type's copy of this.
+        match seed.deserialize(ValueDe(item)) {
             Ok(read) => Ok(Some(read)),
             Err(e) => Err(self.failed(e)),
         }
@@ -439,7 +358,6 @@ fn failed_at_key(key: &str, e: Error) -> Error {
 struct Entries<'de> {
     entries: serde_json::map::IterMut<'de>,
     current: Option<(&'de str, &'de mut Value)>,
-    lend: Lend,
 }
 
 impl<'de> MapAccess<'de> for Entries<'de> {
@@ -463,7 +381,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
 
     fn next_value_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<T::Value, Error> {
         match self.current.take() {
-            Some((key, value)) => match seed.deserialize(ValueDe(value, self.lend)) {
+            Some((key, value)) => match seed.deserialize(ValueDe(value)) {
                 Ok(read) => Ok(read),
                 Err(e) => Err(failed_at_key(key, e)),
             },

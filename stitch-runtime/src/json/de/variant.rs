@@ -3,13 +3,12 @@
 use serde::de::{self, DeserializeSeed, EnumAccess, Unexpected, VariantAccess, Visitor};
 use serde_json::Value;
 
-use super::{failed_at_key, unexpected, visit_array, visit_object, Error, KeyDe, Lend, ValueDe};
+use super::{failed_at_key, unexpected, visit_array, visit_object, Error, KeyDe, ValueDe};
 
 /// An externally tagged enum's variant: its name and, unless it came as a string, its content.
 pub(super) struct Variant<'de> {
     pub(super) name: &'de str,
     pub(super) value: Option<&'de mut Value>,
-    pub(super) lend: Lend,
 }
 
 impl<'de> EnumAccess<'de> for Variant<'de> {
@@ -26,7 +25,6 @@ impl<'de> EnumAccess<'de> for Variant<'de> {
             Content {
                 name: self.name,
                 value: self.value,
-                lend: self.lend,
             },
         ))
     }
@@ -35,7 +33,6 @@ impl<'de> EnumAccess<'de> for Variant<'de> {
 pub(super) struct Content<'de> {
     name: &'de str,
     value: Option<&'de mut Value>,
-    lend: Lend,
 }
 
 impl Content<'_> {
@@ -60,7 +57,7 @@ impl<'de> VariantAccess<'de> for Content<'de> {
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
         match self.value {
-            Some(value) => Content::inside(self.name, seed.deserialize(ValueDe(value, self.lend))),
+            Some(value) => Content::inside(self.name, seed.deserialize(ValueDe(value))),
             None => Err(de::Error::invalid_type(
                 Unexpected::UnitVariant,
                 &"newtype variant",
@@ -70,9 +67,7 @@ impl<'de> VariantAccess<'de> for Content<'de> {
 
     fn tuple_variant<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, Error> {
         match self.value {
-            Some(Value::Array(items)) => {
-                Content::inside(self.name, visit_array(items, self.lend, visitor))
-            }
+            Some(Value::Array(items)) => Content::inside(self.name, visit_array(items, visitor)),
             Some(other) => Err(de::Error::invalid_type(unexpected(other), &"tuple variant")),
             None => Err(de::Error::invalid_type(
                 Unexpected::UnitVariant,
@@ -90,9 +85,7 @@ impl<'de> VariantAccess<'de> for Content<'de> {
             // As serde_json's `Value` reader: a struct variant from an object only (its text
             // reader takes an array too; the walk's verdict, read through this reader, follows
             // `serde_json::from_value`).
-            Some(Value::Object(map)) => {
-                Content::inside(self.name, visit_object(map, self.lend, visitor))
-            }
+            Some(Value::Object(map)) => Content::inside(self.name, visit_object(map, visitor)),
             Some(other) => Err(de::Error::invalid_type(
                 unexpected(other),
                 &"struct variant",
