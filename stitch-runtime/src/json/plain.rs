@@ -19,7 +19,7 @@ use crate::json::text_list::is_text_list;
 /// costs nothing but the full path; malformed text is left to serde_json to refuse.
 ///
 /// A direct deserialization also reads what a `Value` cannot hold, and skips the values of
-/// unknown keys without the checks `from_value` makes. So a `\\u` escape, a number with an
+/// unknown keys without the checks `from_value` makes. So a `\u` escape, a number with an
 /// exponent, a run of [`LONG_DIGITS`] digits (an integer past 64 bits), or more than
 /// `MAX_DEPTH` brackets in all takes the full path too.
 pub(crate) fn plain(text: &str) -> bool {
@@ -34,7 +34,7 @@ pub(crate) fn plain(text: &str) -> bool {
 const SHORT: usize = 128;
 
 /// Whether no string of `text` opens (after spaces or not) with `[`, `{` or an escape that
-/// a rule could read, no escape is `\\u`, and at most `MAX_DEPTH` brackets open in all. Only
+/// a rule could read, no escape is `\u`, and at most `MAX_DEPTH` brackets open in all. Only
 /// those three bytes are looked at (by `memchr`): a string that opens like JSON has one.
 fn openings_are_plain(text: &str) -> bool {
     let mut opens = 0usize;
@@ -42,7 +42,7 @@ fn openings_are_plain(text: &str) -> bool {
         .all(|at| opening_is_plain(text, at, &mut opens))
 }
 
-/// [`openings_are_plain`] of the `[`, `{` or `\\` at `at`, the brackets so far in `opens`.
+/// [`openings_are_plain`] of the `[`, `{` or `\` at `at`, the brackets so far in `opens`.
 #[inline]
 fn opening_is_plain(text: &str, at: usize, opens: &mut usize) -> bool {
     let b = text.as_bytes();
@@ -65,7 +65,7 @@ fn opening_is_plain(text: &str, at: usize, opens: &mut usize) -> bool {
 
 /// Whether `text` holds no digit followed by `e` or `E` (an exponent) and no run of
 /// [`LONG_DIGITS`] digits, anywhere, eight bytes at a time in a `u64`, then one by one; and,
-/// with `openings`, whether each `[`, `{` and `\\` is plain ([`opening_is_plain`]).
+/// with `openings`, whether each `[`, `{` and `\` is plain ([`opening_is_plain`]).
 fn words_are_plain(text: &str, openings: bool) -> bool {
     let b = text.as_bytes();
     let mut opens = 0usize;

@@ -171,10 +171,8 @@ pub struct FieldOf {
 /// field with attributes) and `flags` are [`Property::SERDE_DEFAULT`],
 /// [`Property::TYPE_DEFAULT`] and [`Property::DESCRIBED`]. Read through its methods.
 ///
-/// A tuple struct of references and integers, built in place rather than by a `const fn`:
-/// checking a constant's temporaries costs the compiler a trait query for each value of a
-/// type with fields that a call returns, in every build of the crate that defines the tool
-/// (issue #20; `BENCHMARKS.md`).
+/// A tuple struct built in place, not by a `const fn`: the compiler checks each value of a
+/// type with fields that a call returns in a constant, in every build that defines a tool.
 #[derive(Debug)]
 pub struct Property(
     pub &'static FieldOf,

@@ -2,12 +2,9 @@
 //! struct (or struct variant) with no flattened field and no type parameter, in place of a
 //! `match` over the keys. The table is an associated constant (`Coerce::FIELDS`, or a struct
 //! variant's in the derive's helpers) of each field's names and a reference to what its type
-//! says ([`FieldType`]); the loop is compiled here once. A generated `match` was most of what
-//! the compiler spent on the derive's output (issue #20; `BENCHMARKS.md`), and the loop costs a
-//! walked call an indirect call per field. The table is read by `Coerce`'s default
-//! `walk_flat` and `declares_key`, generic methods compiled only where the type is walked: a
-//! `const` item in a generated body was evaluated in every build of the crate that defines
-//! the type, by the compiler's lints.
+//! says ([`FieldType`]); the loop is compiled here once, where a generated `match` would be
+//! compiled for every type. The table is read by `Coerce`'s default `walk_flat` and
+//! `declares_key`, generic methods compiled only where the type is walked.
 
 use serde_json::{Map, Value};
 
@@ -45,10 +42,8 @@ pub struct FieldType {
 /// so an issue names the key actually sent): `FieldWalk(type, name, ordinal, flags)`, with
 /// [`FieldWalk::TRACKED`] and [`FieldWalk::DEFAULTED`] in `flags`.
 ///
-/// A tuple struct of references and integers, built in place rather than by a `const fn`:
-/// checking a constant's temporaries costs the compiler a trait query for each value of a
-/// type with fields that a call returns, in every build of the crate that defines the tool
-/// (issue #20; `BENCHMARKS.md`).
+/// A tuple struct built in place, not by a `const fn`: the compiler checks each value of a
+/// type with fields that a call returns in a constant, in every build that defines a tool.
 #[derive(Debug)]
 pub struct FieldWalk(pub &'static FieldType, pub &'static str, pub u32, pub u8);
 

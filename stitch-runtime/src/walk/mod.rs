@@ -248,8 +248,7 @@ pub(crate) type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
 /// A tool's argument type as the steps around its walk need it, without the type: its walk,
 /// whether its arguments are an object, and its name for the `tracing` events. Those steps
 /// (the object check, the check and apply passes, the record, the events) take one of these,
-/// so they are compiled once for every tool rather than once per tool (build time: see
-/// BENCHMARKS.md).
+/// so they are compiled once for every tool rather than once per tool.
 #[derive(Clone, Copy)]
 pub(crate) struct Tool {
     walk: WalkFn,
