@@ -2,6 +2,7 @@
 //! their properties, `required` and flattened parts.
 
 use super::{Extras, Writer, NO_BOUNDS};
+use crate::limits::Num;
 use crate::schema::{as_object, is_object, Object, Schema};
 
 impl Writer<'_> {
@@ -262,4 +263,53 @@ const fn trim(mut bytes: &[u8]) -> &[u8] {
         }
     }
     bytes
+}
+
+/// A field's constraints.
+impl Writer<'_> {
+    /// The field's number constraints; `range`: `minimum`/`maximum` too (an integer writes
+    /// its own).
+    pub(super) const fn number_limits(&mut self, first: &mut bool, range: bool) {
+        let Some(limits) = self.limits else {
+            return;
+        };
+        let keys: [(&str, Option<Num>); 5] = [
+            ("minimum", if range { limits.minimum } else { None }),
+            ("maximum", if range { limits.maximum } else { None }),
+            ("exclusiveMinimum", limits.exclusive_minimum),
+            ("exclusiveMaximum", limits.exclusive_maximum),
+            ("multipleOf", limits.multiple_of),
+        ];
+        let mut i = 0;
+        while i < keys.len() {
+            if let Some(n) = keys[i].1 {
+                self.key(first, keys[i].0);
+                self.num(n);
+            }
+            i += 1;
+        }
+    }
+
+    /// The field's string constraints.
+    pub(super) const fn string_limits(&mut self, first: &mut bool) {
+        let Some(limits) = self.limits else {
+            return;
+        };
+        if let Some(n) = limits.min_length {
+            self.key(first, "minLength");
+            self.unsigned(n as u128);
+        }
+        if let Some(n) = limits.max_length {
+            self.key(first, "maxLength");
+            self.unsigned(n as u128);
+        }
+        if let Some(pattern) = &limits.pattern {
+            self.key(first, "pattern");
+            self.string(pattern.escaped());
+        }
+        if let Some(format) = limits.format {
+            self.key(first, "format");
+            self.string(format);
+        }
+    }
 }

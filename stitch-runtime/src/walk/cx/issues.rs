@@ -6,8 +6,9 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::{address, is_container, Cx, Found};
-use crate::error::{self, Issue, MAX_ISSUES};
+use super::{is_container, Cx, Found};
+use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
+use crate::json::parse::Duplicates;
 use crate::path::{Order, Path};
 
 /// Where a reported issue goes ([`Cx::slot`]).
@@ -179,4 +180,37 @@ pub(crate) fn verdict<T: DeserializeOwned>(value: &Value) -> Result<(), crate::j
         Ok(_) => Ok(()),
         Err(e) => Err(e),
     }
+}
+
+impl Cx {
+    /// Whether the check pass found issues (kept or counted).
+    #[inline]
+    pub(crate) fn found_issues(&self) -> bool {
+        !self.issues.is_empty() || self.omitted > 0
+    }
+
+    /// The notes of the keys the text sent twice, the walk done.
+    pub(crate) fn into_duplicates(mut self) -> Duplicates {
+        core::mem::replace(&mut self.duplicates, Duplicates::NONE)
+    }
+
+    /// Whether the check pass found JSON text to repair.
+    #[inline]
+    pub(crate) fn pending(&self) -> bool {
+        self.pending
+    }
+
+    /// The issues of a check pass that found some (not generic: one copy for every type), and
+    /// whether the value nests too deep to drop recursively.
+    #[cold]
+    pub(crate) fn refusal(mut self) -> (ArgsError, bool) {
+        self.issues.sort_by_key(|f| (f.order, f.seq));
+        let issues = self.issues.into_iter().map(|f| f.issue).collect();
+        (ArgsError::with_omitted(issues, self.omitted), self.too_deep)
+    }
+}
+
+/// The address of a path on the stack, to recognise the same position.
+pub(super) fn address(at: &Path<'_>) -> usize {
+    at as *const Path<'_> as usize
 }

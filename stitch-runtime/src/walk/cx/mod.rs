@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
-use crate::error::{self, ArgsError, Issue};
+use crate::error::{self, Issue};
 use crate::json::depth::{is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{duplicate_field, Duplicates};
 use crate::limits::Limits;
@@ -17,6 +17,7 @@ mod issues;
 mod probe;
 mod record;
 
+use self::issues::address;
 use self::record::record_repair;
 pub(crate) use self::record::{forget_since, record_mark, recording};
 
@@ -488,39 +489,6 @@ impl Cx {
             _ => {}
         }
     }
-}
-
-impl Cx {
-    /// Whether the check pass found issues (kept or counted).
-    #[inline]
-    pub(crate) fn found_issues(&self) -> bool {
-        !self.issues.is_empty() || self.omitted > 0
-    }
-
-    /// The notes of the keys the text sent twice, the walk done.
-    pub(crate) fn into_duplicates(mut self) -> Duplicates {
-        core::mem::replace(&mut self.duplicates, Duplicates::NONE)
-    }
-
-    /// Whether the check pass found JSON text to repair.
-    #[inline]
-    pub(crate) fn pending(&self) -> bool {
-        self.pending
-    }
-
-    /// The issues of a check pass that found some (not generic: one copy for every type), and
-    /// whether the value nests too deep to drop recursively.
-    #[cold]
-    pub(crate) fn refusal(mut self) -> (ArgsError, bool) {
-        self.issues.sort_by_key(|f| (f.order, f.seq));
-        let issues = self.issues.into_iter().map(|f| f.issue).collect();
-        (ArgsError::with_omitted(issues, self.omitted), self.too_deep)
-    }
-}
-
-/// The address of a path on the stack, to recognise the same position.
-fn address(at: &Path<'_>) -> usize {
-    at as *const Path<'_> as usize
 }
 
 /// Whether `value` is an array or an object.
