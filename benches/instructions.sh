@@ -90,7 +90,7 @@ if [ "$malformed" = 1 ]; then
     cargo build --release --locked -q -p stitch-benches --bin instructions_malformed --manifest-path "$root/Cargo.toml"
     bin="${CARGO_TARGET_DIR:-$root/target}/release/instructions_malformed"
     printf '%-19s %-22s %9s  %s\n' call surface stitch answer
-    for call in view_file_text_list search_repair edit_50_text_lists action_repair; do
+    for call in view_file_text_list search_repair edit_50_text_lists action_repair flat_20_r8_nulls; do
         clone=$(per_call clone "$call")
         for surface in from_value from_json; do
             s=$(per_call "stitch_$surface" "$call")

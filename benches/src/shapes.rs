@@ -114,3 +114,44 @@ pub fn shapes() -> Vec<(&'static str, Value)> {
         ("flat_20_nulls", flat_20(10)),
     ]
 }
+
+/// [`Flat20`] with its ten optional fields defaulted instead of `Option`s: a strict-mode call
+/// sends them as `null`, which R8 takes as left out (serde alone refuses it).
+#[derive(Debug, Deserialize, ToolArgs)]
+pub struct Flat20Defaults {
+    query: String,
+    path: String,
+    limit: u32,
+    offset: u32,
+    recursive: bool,
+    follow_links: bool,
+    mode: String,
+    encoding: String,
+    depth: u16,
+    verbose: bool,
+    #[serde(default)]
+    pattern: String,
+    #[serde(default)]
+    exclude: Vec<String>,
+    #[serde(default)]
+    max_bytes: u64,
+    #[serde(default)]
+    min_bytes: u64,
+    #[serde(default)]
+    after: String,
+    #[serde(default)]
+    before: String,
+    #[serde(default)]
+    owner: String,
+    #[serde(default)]
+    hidden: bool,
+    #[serde(default)]
+    tags: OneOrMany<String>,
+    #[serde(default)]
+    note: String,
+}
+
+/// The strict-mode calls R8 repairs: twenty flat fields, all ten defaulted ones sent as `null`.
+pub fn repaired() -> Vec<(&'static str, Value)> {
+    vec![("flat_20_r8_nulls", flat_20(10))]
+}

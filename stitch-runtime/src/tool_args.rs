@@ -6,6 +6,7 @@ use crate::bounds::Bounds;
 use crate::error::{self, ArgsError, Issue};
 use crate::json::depth::{deep_path, is_recursion_limit, MAX_DEPTH};
 use crate::json::parse::{self, Duplicates};
+use crate::json::plain_value::Plain;
 use crate::report::{Repairs, Reported};
 use crate::trace;
 use crate::walk::{dispose, run, run_with, Coerce, Cx, Record, Tool};
@@ -271,16 +272,26 @@ pub(crate) fn read_with<T: Coerce>(
 /// name the replay of a text (`read_noting`), whose `serde_json::from_str::<T>` would compile
 /// each type's `Deserialize` for a second reader in a crate that only calls `from_value`.
 ///
-/// A plain call (`json::plain_value`) of a type whose walk judges no string by its content
-/// (`schema::limited::walk_first`) is read first; when that read fails or breaks a bound, the
-/// walk runs on what it left (only strings moved into an owned `String`, which the walk judges
-/// by kind alone, are gone): its issues, if any, are the answer, else the read's own.
+/// A plain call (`json::plain_value`; its root `null`s that R8 leaves out dropped first, as
+/// the walk would, when no record is asked for) of a type whose walk judges no string by its
+/// content (`schema::limited::walk_first`) is read first; when that read fails or breaks a
+/// bound, the walk runs on what it left (only strings moved into an owned `String`, which the
+/// walk judges by kind alone, are gone): its issues, if any, are the answer, else the read's.
 #[inline]
 pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Result<T, ArgsError> {
     let mut read = None;
     if const { !crate::schema::limited::walk_first(T::SCHEMA) } && args.is_object() {
         let root = const { crate::json::plain_value::Root::of(T::SCHEMA, T::FIELDS) };
-        if crate::json::plain_value::plain_args(&args, &root) {
+        let plain = match crate::json::plain_value::plain_args(&args, &root) {
+            Plain::Yes => true,
+            // The walk would drop them and record it: done here when nothing asks for a record.
+            Plain::AfterR8 if record.is_none() && !trace::wants_repairs() => {
+                root.drop_nulls(&mut args);
+                true
+            }
+            _ => false,
+        };
+        if plain {
             match crate::json::de::read::<T>(&mut args) {
                 Ok(read) if read.bounds_hold(Bounds::NONE) => return Ok(read),
                 other => read = Some(other),

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 use stitch_benches::corpus::{malformed, Act, Edit, Search, ViewFile};
+use stitch_benches::shapes::{repaired, Flat20Defaults};
 use stitch_runtime::ToolArgs;
 
 /// `times` calls of one surface; the answer (`true`: accepted, repaired) if every call gave
@@ -48,7 +49,11 @@ fn main() -> ExitCode {
         eprintln!("times: not a number: {times}");
         return ExitCode::from(2);
     };
-    let Some((_, value)) = malformed().into_iter().find(|(name, _)| name == call) else {
+    let found = malformed()
+        .into_iter()
+        .chain(repaired())
+        .find(|(name, _)| name == call);
+    let Some((_, value)) = found else {
         eprintln!("no malformed call named {call}");
         return ExitCode::from(2);
     };
@@ -56,6 +61,7 @@ fn main() -> ExitCode {
         "view" => run::<ViewFile>(surface, &value, times),
         "search" => run::<Search>(surface, &value, times),
         "edit" => run::<Edit>(surface, &value, times),
+        "flat" => run::<Flat20Defaults>(surface, &value, times),
         _ => run::<Act>(surface, &value, times),
     };
     match answer {

@@ -7,7 +7,8 @@
 //! value, so the direct read fails and the walk runs on what it left. That read moves the
 //! strings it hands to an owned `String` (`json::de`), so a plain value must leave the walk
 //! nothing to repair: a `null` member is plain only at a root field whose `null` the walk
-//! leaves to serde (an `Option`).
+//! leaves to serde (an `Option`), or that R8 takes as left out, which `tool_args::read_value`
+//! then drops before the read (when no record of repairs is asked for).
 
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
@@ -21,7 +22,19 @@ use crate::walk::Fields;
 /// [`plain_args`] knowing nothing of the type: every list looked into.
 #[cfg(test)]
 pub(crate) fn plain_value(value: &Value) -> bool {
-    plain_args(value, &Root::BLIND)
+    plain_args(value, &Root::BLIND) == Plain::Yes
+}
+
+/// What [`plain_args`] finds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Plain {
+    /// A rule could act: the walk goes first.
+    No,
+    /// No rule could act.
+    Yes,
+    /// No rule could act but R8 on root members sent as `null`, which [`Root::drop_nulls`]
+    /// drops as the walk would.
+    AfterR8,
 }
 
 /// Whether no rule could act in `value`, a tool's arguments (see the module docs). A `false`
@@ -32,12 +45,17 @@ pub(crate) fn plain_value(value: &Value) -> bool {
 /// No rule acts on a string item there (the walk skips them too, `walk::walk_seq`), and an
 /// item of another kind makes serde refuse the read, after which the walk judges the list as
 /// it judges any read that failed.
-pub(crate) fn plain_args(value: &Value, root: &Root) -> bool {
-    match value {
+pub(crate) fn plain_args(value: &Value, root: &Root) -> Plain {
+    let plain = match value {
         Value::Array(items) => plain_items(items, 0),
-        Value::Object(map) => plain_root(map, root),
+        Value::Object(map) => return plain_root(map, root),
         Value::String(s) => plain_string(s),
         Value::Null | Value::Bool(_) | Value::Number(_) => true,
+    };
+    if plain {
+        Plain::Yes
+    } else {
+        Plain::No
     }
 }
 
@@ -103,10 +121,24 @@ impl Root {
         }
     }
 
-    /// Whether the `null` sent under `key` is read by serde as the walk leaves it.
+    /// What the `null` sent under `key` is: serde's to read as the walk leaves it (`Yes`), the
+    /// field left out (`AfterR8`), or not known (`No`).
     #[inline]
-    fn keeps_null(&self, key: &str) -> bool {
-        self.nulls_plain || self.fields.is_some_and(|f| !f.leaves_out_null_at(key))
+    fn null_at(&self, key: &str) -> Plain {
+        match self.fields {
+            _ if self.nulls_plain => Plain::Yes,
+            Some(fields) if fields.leaves_out_null_at(key) => Plain::AfterR8,
+            Some(_) => Plain::Yes,
+            None => Plain::No,
+        }
+    }
+
+    /// Drops from `args` the root members sent as `null` that R8 takes as left out, as the
+    /// walk's apply pass does (the other keys keep their order).
+    pub(crate) fn drop_nulls(&self, args: &mut Value) {
+        if let (Value::Object(map), Some(fields)) = (args, self.fields) {
+            map.retain(|key, value| !(value.is_null() && fields.leaves_out_null_at(key)));
+        }
     }
 
     /// Whether the list sent under `key` has items that take any string as it is.
@@ -166,20 +198,28 @@ const fn unwrapped(mut schema: &Schema) -> &Schema {
 
 /// The members of the root object, as [`plain_members`], a list whose items take any string
 /// (`root`) not looked into.
-fn plain_root(map: &Map<String, Value>, root: &Root) -> bool {
+fn plain_root(map: &Map<String, Value>, root: &Root) -> Plain {
+    let mut found = Plain::Yes;
     for (key, item) in map {
         let plain = match item {
             Value::String(s) => plain_string(s),
             Value::Array(items) => root.string_items(key) || plain_items(items, 1),
             Value::Object(map) => plain_members(map, 1),
             Value::Bool(_) | Value::Number(_) => true,
-            Value::Null => root.keeps_null(key),
+            Value::Null => match root.null_at(key) {
+                Plain::No => false,
+                Plain::Yes => true,
+                Plain::AfterR8 => {
+                    found = Plain::AfterR8;
+                    true
+                }
+            },
         };
         if !plain {
-            return false;
+            return Plain::No;
         }
     }
-    true
+    found
 }
 
 /// The items of an array at `depth` (the containers around it): strings and scalars are
@@ -354,7 +394,7 @@ mod tests {
         let text_items = json!(["[\"a\"]", "{\"b\": 1}", "5"]);
         for key in ["paths", "names"] {
             let args = json!({ key: text_items });
-            assert!(plain_args(&args, &root), "{key}");
+            assert_eq!(plain_args(&args, &root), super::Plain::Yes, "{key}");
             assert!(!plain_value(&args), "{key}");
         }
         // Items of another kind, an unknown key, a string where the list goes: looked into.
@@ -365,7 +405,7 @@ mod tests {
             json!({ "label": ["[1]"] }),
             json!({ "paths": [], "names": null }),
         ] {
-            assert!(!plain_args(&args, &root), "{args}");
+            assert_eq!(plain_args(&args, &root), super::Plain::No, "{args}");
         }
     }
 
@@ -376,9 +416,15 @@ mod tests {
             optional: false,
         }];
         let args = json!({ "paths": ["[1]"] });
-        assert!(plain_args(&args, &typed_root(&[], false)));
-        assert!(!plain_args(&args, &typed_root(&FLAT, false)));
-        assert!(!plain_args(&args, &typed_root(&[], true)));
+        assert_eq!(
+            plain_args(&args, &typed_root(&[], false)),
+            super::Plain::Yes
+        );
+        assert_eq!(
+            plain_args(&args, &typed_root(&FLAT, false)),
+            super::Plain::No
+        );
+        assert_eq!(plain_args(&args, &typed_root(&[], true)), super::Plain::No);
     }
 
     #[test]

@@ -199,6 +199,15 @@ fn a_null_at_an_option_reads_as_none_beside_r8_and_refusals() {
     // A `null` at a defaulted `u32` is the field left out (R8), beside `Option`s' `null`s.
     let ok = one_answer::<Strict>(json!({"query": "q", "tags": null, "limit": null})).unwrap();
     assert_eq!((ok.tags, ok.limit), (None, 0));
+    // A `null` R8 leaves out beside a refusal: the refusal alone.
+    let err = one_answer::<Strict>(json!({"query": 5, "limit": null, "note": null})).unwrap_err();
+    assert_eq!(messages(err).len(), 1);
+    // Reported, the left-out field is a repair.
+    let reported = Strict::from_value_reported(json!({"query": "q", "limit": null})).unwrap();
+    assert_eq!(
+        reported.repairs.to_string(),
+        "limit: null taken as the field left out"
+    );
     // A refusal elsewhere: the walk's issues, each quoting the value as sent.
     let err =
         one_answer::<Strict>(json!({"query": 5, "tags": null, "note": null, "data": "[\"a\"]"}))
