@@ -215,7 +215,8 @@ fn read_json<T: Coerce>(text: &str, record: Record<'_>) -> Result<T, ArgsError> 
     // Text in which no rule could act goes straight to serde_json (see `json::plain`).
     // serde reads a struct from an array too; stitch's arguments are an object, so only text
     // that opens with one takes the fast path (leading white space: the full path).
-    if opens_as::<T>(text) && crate::json::plain::plain(text) {
+    let plain = opens_as::<T>(text) && crate::json::plain::plain(text);
+    if plain {
         if let Ok(args) = serde_json::from_str::<T>(text) {
             if args.bounds_hold(Bounds::NONE) {
                 return Ok(args);
@@ -225,6 +226,10 @@ fn read_json<T: Coerce>(text: &str, record: Record<'_>) -> Result<T, ArgsError> 
     // The text is read with the keys it sends twice, for the walk to refuse a declared
     // field sent twice, as serde does (the fast path above refused it through serde).
     match parse::from_str(text) {
+        // Text a rule could act on: its `Value` holds what made it so, walked first.
+        Ok((args, duplicates)) if !plain && duplicates.is_empty() => {
+            walk_then_read(args, record, None)
+        }
         Ok((args, duplicates)) => read_with(args, duplicates, record),
         Err(e) => Err(not_json(text, &e, core::any::type_name::<T>)),
     }
@@ -254,7 +259,8 @@ pub(crate) fn read<T: Coerce>(args: Value, duplicates: Duplicates) -> Result<T, 
     read_with(args, duplicates, None)
 }
 
-/// [`read`], the repairs made going to `record`.
+/// [`read`], the repairs made going to `record`: the one way a call's `Value` is read (text
+/// that sent no key twice, `Args<T>`, `from_value`), through [`read_value`].
 #[inline]
 pub(crate) fn read_with<T: Coerce>(
     args: Value,
@@ -264,8 +270,7 @@ pub(crate) fn read_with<T: Coerce>(
     if !duplicates.is_empty() {
         return read_noting(args, duplicates, record);
     }
-    // The text's own fast path has had its try: straight to the walk.
-    walk_then_read(args, record, None)
+    read_value(args, record)
 }
 
 /// [`read_with`] of a `Value` that came as one (no text, so no key sent twice): it does not
@@ -284,12 +289,8 @@ pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Resu
         let root = const { crate::json::plain_value::Root::of(T::SCHEMA, T::FIELDS) };
         let plain = match crate::json::plain_value::plain_args(&args, &root) {
             Plain::Yes => true,
-            // The walk would drop them and record it: done here when nothing asks for a record.
-            Plain::AfterR8 if record.is_none() && !trace::wants_repairs() => {
-                root.drop_nulls(&mut args);
-                true
-            }
-            _ => false,
+            Plain::No => false,
+            Plain::AfterR8 => drop_nulls(&mut args, &root, record.is_none()),
         };
         if plain {
             match crate::json::de::read::<T>(&mut args) {
@@ -299,6 +300,18 @@ pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Resu
         }
     }
     walk_then_read(args, record, read)
+}
+
+/// Drops the root `null`s R8 leaves out, as the walk would, when nothing asks for a record
+/// of the repair (`unrecorded`, and no `tracing` subscriber for repairs): whether it did.
+#[cold]
+#[inline(never)]
+fn drop_nulls(args: &mut Value, root: &crate::json::plain_value::Root, unrecorded: bool) -> bool {
+    let drop = unrecorded && !trace::wants_repairs();
+    if drop {
+        root.drop_nulls(args);
+    }
+    drop
 }
 
 /// The walk of `args`, then (when it refuses nothing) `T` read from what it left, or `read`,

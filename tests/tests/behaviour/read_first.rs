@@ -2,8 +2,8 @@
 //! fails or the result breaks a bound (`tool_args::read_value`, `json::plain_value`). The read
 //! moves the strings it hands to an owned `String` out of the value, so what the walk sees
 //! after a failed read is not what was sent: these calls check that the answer is still the
-//! one the walk gives first (`from_json` of the same text, whose full path always walks
-//! first), with every issue at once, each quoting the value as sent.
+//! one the walk gives first (`coerce_value`, then the read), with every issue at once, each
+//! quoting the value as sent; and that `from_json` of the same text gives it too.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -80,10 +80,20 @@ struct Scaled {
     paths: OneOrMany<String>,
 }
 
-/// The same answer from `from_value` and from the walk-first path (`from_json`'s full path,
-/// reached for text serde_json refuses or for text that is not plain).
+/// The same answer from `from_value`, from `from_json`, and from the walk first
+/// (`coerce_value`, then the read of what it left).
 fn one_answer<T: ToolArgs + PartialEq + std::fmt::Debug>(args: Value) -> Result<T, ArgsError> {
-    let walked = T::from_json(&args.to_string());
+    let mut coerced = args.clone();
+    let walked = match T::coerce_value(&mut coerced) {
+        Ok(()) => T::from_value(coerced),
+        Err(e) => Err(e),
+    };
+    let text = T::from_json(&args.to_string());
+    match (&text, &walked) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        _ => panic!("from_json {text:?}, walk first {walked:?}"),
+    }
     let read = T::from_value(args);
     match (&read, &walked) {
         (Ok(a), Ok(b)) => assert_eq!(a, b),
