@@ -150,8 +150,8 @@ fn judge_f32(cx: &mut Cx, value: &Value, at: &Path<'_>) {
     let Some(sent) = value.as_f64() else {
         return;
     };
-    let got = f64::from(sent as f32);
-    if got.is_infinite() {
+    let rounded = sent as f32;
+    if rounded.is_infinite() {
         cx.report(at, || {
             Issue::invalid(
                 at.render(),
@@ -159,6 +159,9 @@ fn judge_f32(cx: &mut Cx, value: &Value, at: &Path<'_>) {
             )
         });
     } else if cx.has_limits() {
+        // The `f32` as its shortest decimal (`0.1`, not `0.10000000149011612`), as bounds are
+        // written: a bound is judged on the number the tool holds.
+        let got: f64 = rounded.to_string().parse().unwrap_or(sent);
         match serde_json::Number::from_f64(got) {
             Some(n) if got != sent => cx.limited(&Value::Number(n), at),
             _ => cx.limited(value, at),

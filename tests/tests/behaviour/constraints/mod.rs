@@ -395,6 +395,30 @@ fn an_f32_bound_is_judged_on_the_f32_the_tool_receives() {
     );
 }
 
+/// `f32` fields with bounds an `f32` cannot hold exactly.
+#[derive(Debug, Deserialize, ToolArgs, PartialEq)]
+struct Tenths {
+    #[stitch(maximum = 0.1)]
+    low: f32,
+    #[stitch(multiple_of = 0.1)]
+    step: f32,
+}
+
+#[test]
+fn an_f32_at_a_decimal_bound_keeps_it() {
+    // 0.1 as an `f32` is 0.10000000149011612 as an `f64`: judged as the decimal it is.
+    let read = accepted::<Tenths>(json!({"low": 0.1, "step": 0.3}));
+    assert_eq!((read.low, read.step), (0.1, 0.3));
+    refused::<Tenths>(
+        json!({"low": 0.2, "step": 0.3}),
+        &[("low", "low: 0.2 is greater than the maximum of 0.1")],
+    );
+    refused::<Tenths>(
+        json!({"low": 0.1, "step": 0.35}),
+        &[("step", "step: 0.35 is not a multiple of 0.1")],
+    );
+}
+
 #[test]
 fn the_command_line_checks_and_shows_them() {
     let e = Job::from_argv(
