@@ -63,7 +63,9 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
             let description = described(&cont.attrs.description, &cont.doc);
             (object(&cx, fields, description), None)
         }
-        Data::Newtype(field) => (field_schema(&cx, field), Some(optional_of(&cx, field))),
+        // A newtype struct is not optional when its field is: serde reads a missing field
+        // through `deserialize_newtype_struct`, which refuses it (only `transparent` forwards).
+        Data::Newtype(field) => (field_schema(&cx, field), None),
         Data::Enum(variants) => {
             let schema = enumeration(&cx, variants);
             // The enum's own description, at its root (a struct's is in its object).

@@ -276,6 +276,28 @@ fn null_that_serde_reads_is_read_not_left_out() {
     );
 }
 
+/// A newtype around an `Option`: serde requires it, and reads its `null`.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Wrap(Option<u32>);
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Wrapped {
+    w: Wrap,
+}
+
+#[test]
+fn a_newtype_of_an_option_is_required_as_serde_requires_it() {
+    assert!(serde_json::from_value::<Wrapped>(json!({})).is_err());
+    let s = surfaces::<Wrapped>(&json!({}));
+    assert!(s.from_value.is_err() && s.from_json.is_err());
+    assert_eq!(
+        issues(&s.coerced.0.unwrap_err()),
+        [("w".to_owned(), IssueKind::Invalid)]
+    );
+    assert_eq!(Wrapped::input_schema()["required"], json!(["w"]));
+    kept::<Wrapped>(json!({"w": 3}));
+}
+
 #[test]
 fn null_at_a_defaulted_field_is_the_field_left_out() {
     repaired::<WithFilters>(
