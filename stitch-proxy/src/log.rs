@@ -78,10 +78,19 @@ pub fn write(level: Level, message: std::fmt::Arguments<'_>) {
     line(&text_line(level, &message.to_string()));
 }
 
-/// The text format's line: a line break or carriage return in `message` (a tool name or a
-/// key a peer chose) is written escaped, so that no peer can start a log line of its own.
+/// The text format's line: a line break, carriage return or other control character in
+/// `message` (a tool name or a key a peer chose) is written escaped, so that no peer can start
+/// a log line of its own or drive the terminal.
 fn text_line(level: Level, message: &str) -> String {
-    let message = message.replace('\n', "\\n").replace('\r', "\\r");
+    let message: String = message
+        .chars()
+        .flat_map(|c| match c {
+            '\n' => "\\n".chars().collect::<Vec<_>>(),
+            '\r' => "\\r".chars().collect(),
+            c if c.is_control() && c != '\t' => c.escape_unicode().collect(),
+            c => vec![c],
+        })
+        .collect();
     format!("stitch-proxy: {}: {message}", level.name())
 }
 
@@ -113,10 +122,13 @@ mod tests {
 
     #[test]
     fn a_line_break_a_peer_sent_cannot_forge_a_line() {
-        let line = text_line(Level::Warn, "tool a\nstitch-proxy: error: forged\r: x");
+        let line = text_line(
+            Level::Warn,
+            "tool a\nstitch-proxy: error: forged\r: x\u{1b}[2J",
+        );
         assert_eq!(
             line,
-            "stitch-proxy: warn: tool a\\nstitch-proxy: error: forged\\r: x"
+            "stitch-proxy: warn: tool a\\nstitch-proxy: error: forged\\r: x\\u{1b}[2J"
         );
     }
 }

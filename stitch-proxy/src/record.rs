@@ -234,6 +234,9 @@ impl Counts {
 
 /// The most tool names the summary counts apart.
 pub const MAX_TOOLS: usize = 1000;
+/// The longest tool name the summary keeps (a message may be 64 MiB: a thousand names of that
+/// size would be held for the whole run); a longer one is counted under [`OTHER_TOOLS`].
+pub const MAX_TOOL_NAME: usize = 128;
 /// The name the calls to every other tool are counted under.
 pub const OTHER_TOOLS: &str = "(other tools)";
 
@@ -245,13 +248,14 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one call to `tool`. Past [`MAX_TOOLS`] names (a client may name any tool, and
-    /// a hostile one a new tool each call) the calls are counted under [`OTHER_TOOLS`].
+    /// a hostile one a new tool each call), and for a name longer than [`MAX_TOOL_NAME`], the
+    /// calls are counted under [`OTHER_TOOLS`].
     pub fn add(&mut self, tool: &str, outcome: Outcome) {
         if let Some(counts) = self.by_tool.get_mut(tool) {
             counts.add(outcome);
             return;
         }
-        let name = if self.by_tool.len() < MAX_TOOLS {
+        let name = if self.by_tool.len() < MAX_TOOLS && tool.len() <= MAX_TOOL_NAME {
             tool
         } else {
             OTHER_TOOLS
@@ -454,5 +458,10 @@ mod tests {
             "a name counted before still counts"
         );
         assert_eq!(tally.total().calls, 5 + MAX_TOOLS as u64 + 10);
+        // A long name is not kept, however few names came before it.
+        let mut fresh = Tally::default();
+        fresh.add(&"x".repeat(MAX_TOOL_NAME + 1), Outcome::Refused);
+        assert_eq!(fresh.of(OTHER_TOOLS).calls, 1);
+        assert_eq!(fresh.by_tool.len(), 1);
     }
 }
