@@ -507,4 +507,5 @@ impl Writer<'_> {
     }
 }
 
+mod flat;
 mod parts;
