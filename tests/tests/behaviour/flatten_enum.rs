@@ -485,3 +485,59 @@ fn flattened_enums_round_trip_in_every_format() {
     ));
     round_trip::<Job>(strict, 200);
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct MidAct {
+    x: Option<u32>,
+    #[serde(flatten)]
+    act: IntAct,
+}
+
+/// A flattened enum inside a flattened struct.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsMid {
+    name: String,
+    #[serde(flatten)]
+    mid: MidAct,
+}
+
+/// A flattened enum inside a variant.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind")]
+enum Outer {
+    Job {
+        name: String,
+        #[serde(flatten)]
+        act: AdjAct,
+    },
+    Idle,
+}
+
+#[test]
+fn a_flattened_enum_deeper_down_is_walked() {
+    let args = json!({"name": "a", "x": 1, "op": "Move", "paths": "[\"a.png\"]"});
+    serde::<HoldsMid>(args.clone());
+    refuses::<HoldsMid>(args, &format!("paths {TEXT_LIST}"));
+    let mut all = surfaces::<HoldsMid>();
+    all.push((
+        "anthropic_strict",
+        tool::anthropic_strict::<HoldsMid>("t", None)["input_schema"].clone(),
+    ));
+    round_trip::<HoldsMid>(all, 60);
+    assert!(strict_error::<HoldsMid>().is_some());
+    refuses::<Outer>(
+        json!({"kind": "Job", "name": "a", "op": "Move", "args": {"paths": "[\"a.png\"]"}}),
+        &format!("args.paths {TEXT_LIST}"),
+    );
+    let args = json!({"kind": "Job", "name": "a", "op": "Move", "args": "{\"paths\": \"x\"}"});
+    reads::<Outer>(
+        args,
+        serde(json!({"kind": "Job", "name": "a", "op": "Move", "args": {"paths": "x"}})),
+    );
+    let mut all = surfaces::<Outer>();
+    all.push((
+        "anthropic_strict",
+        tool::anthropic_strict::<Outer>("t", None)["input_schema"].clone(),
+    ));
+    round_trip::<Outer>(all, 60);
+}
