@@ -541,3 +541,70 @@ fn a_flattened_enum_deeper_down_is_walked() {
     ));
     round_trip::<Outer>(all, 60);
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct MaybeExt {
+    name: String,
+    #[serde(flatten)]
+    act: Option<ExtAct>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct MaybeAdj {
+    name: String,
+    #[serde(flatten)]
+    act: Option<AdjAct>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct MaybeUnt {
+    name: String,
+    #[serde(flatten)]
+    act: Option<UntAct>,
+}
+
+/// A flattened `Option` of an enum of each tagging: serde's `None` where no variant reads the
+/// keys (nothing refused), serde's `Some` otherwise, its text lists refused.
+#[test]
+fn a_flattened_option_of_every_tagging_is_what_serde_reads() {
+    for args in [
+        json!({"name": "a"}),
+        json!({"name": "a", "Move": {"paths": "x"}}),
+        json!({"name": "a", "Move": {"paths": 5}}),
+        json!({"name": "a", "Tag": "x"}),
+    ] {
+        reads_but_schema::<MaybeExt>(args.clone(), serde(args));
+    }
+    for args in [
+        json!({"name": "a"}),
+        json!({"name": "a", "op": "Stop"}),
+        json!({"name": "a", "op": "Move", "args": {"paths": "x"}}),
+        json!({"name": "a", "op": "Move", "args": "{\"paths\": \"x\"}"}),
+    ] {
+        reads_but_schema::<MaybeAdj>(args.clone(), serde(args));
+    }
+    for args in [
+        json!({"name": "a"}),
+        json!({"name": "a", "code": 3}),
+        json!({"name": "a", "code": "3"}),
+        json!({"name": "a", "paths": ["x"]}),
+    ] {
+        reads_but_schema::<MaybeUnt>(args.clone(), serde(args));
+    }
+    assert_eq!(
+        serde::<MaybeExt>(json!({"name": "a", "Tag": "x"})).act,
+        None
+    );
+    refuses::<MaybeExt>(
+        json!({"name": "a", "Move": {"paths": "[\"a.png\"]"}}),
+        &format!("Move.paths {TEXT_LIST}"),
+    );
+    refuses::<MaybeAdj>(
+        json!({"name": "a", "op": "Move", "args": {"paths": "[\"a.png\"]"}}),
+        &format!("args.paths {TEXT_LIST}"),
+    );
+    refuses::<MaybeUnt>(
+        json!({"name": "a", "paths": "[\"a.png\"]"}),
+        &format!("paths {TEXT_LIST}"),
+    );
+}
