@@ -435,6 +435,25 @@ fn flattened_enums_round_trip_in_every_format() {
         all.push(("anthropic_strict", anthropic));
         all
     };
+    // Every other format that takes an object at the root, for each type.
+    fn others<T: stitch_runtime::ObjectArgs>() -> Vec<(&'static str, Value)> {
+        vec![
+            (
+                "openai_responses",
+                tool::openai_responses::<T>("t", None)["parameters"].clone(),
+            ),
+            (
+                "gemini_json_schema",
+                tool::gemini_json_schema::<T>("t", None)["parametersJsonSchema"].clone(),
+            ),
+            ("gemini", tool::gemini::<T>("t", None)["parameters"].clone()),
+        ]
+    }
+    round_trip::<HoldsExt>(others::<HoldsExt>(), 40);
+    round_trip::<HoldsInt>(others::<HoldsInt>(), 40);
+    round_trip::<HoldsAdj>(others::<HoldsAdj>(), 40);
+    round_trip::<HoldsUnt>(others::<HoldsUnt>(), 40);
+    round_trip::<HoldsOptAct>(others::<HoldsOptAct>(), 40);
     round_trip::<HoldsExt>(
         open(
             surfaces::<HoldsExt>(),
