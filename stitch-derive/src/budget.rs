@@ -10,7 +10,7 @@
 use proc_macro2::{TokenStream, TokenTree};
 
 /// Tokens the derive writes for the corpus, with 2% headroom.
-const BUDGET: usize = 5_567;
+const BUDGET: usize = 5_843;
 
 /// Tokens in `stream`, groups counted with their contents.
 fn count(stream: TokenStream) -> usize {

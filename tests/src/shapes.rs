@@ -162,6 +162,47 @@ pub struct Rare {
     pub readings: Vec<Option<u32>>,
 }
 
+/// An externally tagged enum flattened beside a field: the first key naming a variant.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct FlatExternal {
+    pub note: Option<String>,
+    #[serde(flatten)]
+    pub act: External,
+}
+
+/// An adjacently tagged enum flattened beside a field: its tag and content keys.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct FlatAdjacent {
+    pub note: Option<String>,
+    #[serde(flatten)]
+    pub act: Adjacent,
+}
+
+/// An untagged enum flattened beside a field: its members tried on the keys the field leaves.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct FlatUntagged {
+    pub note: Option<String>,
+    #[serde(flatten)]
+    pub act: Untagged,
+}
+
+/// A flattened `Option` of a struct chain and of an internally tagged enum: `None` when the
+/// keys do not read as one, never an error.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct FlatOption {
+    pub id: u32,
+    #[serde(flatten)]
+    pub mid: Option<Mid>,
+}
+
+/// A flattened `Option` of an internally tagged enum.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct FlatOptionTagged {
+    pub note: Option<String>,
+    #[serde(flatten)]
+    pub op: Option<Internal>,
+}
+
 /// Whether some string in `value` opens like JSON text (after white space): one that a rule
 /// may repair or refuse somewhere.
 pub fn may_be_text(value: &Value) -> bool {
@@ -241,6 +282,11 @@ pub fn check_serde_oracle_all(text: &str) -> Outcome {
     check_serde_oracle::<Top>(text)?;
     check_serde_oracle::<Loose>(text)?;
     check_serde_oracle::<Rare>(text)?;
+    check_serde_oracle::<FlatExternal>(text)?;
+    check_serde_oracle::<FlatAdjacent>(text)?;
+    check_serde_oracle::<FlatUntagged>(text)?;
+    check_serde_oracle::<FlatOption>(text)?;
+    check_serde_oracle::<FlatOptionTagged>(text)?;
     Ok(())
 }
 

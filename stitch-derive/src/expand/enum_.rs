@@ -17,6 +17,15 @@ pub(super) fn expand(
     helpers: &mut Vec<TokenStream>,
 ) -> TokenStream {
     let walk = walk(cont, variants, helpers);
+    // Flattened, an enum with data reads its keys from the parent's object; a unit-variant
+    // enum (read from a string) keeps the trait's no-op hooks.
+    let read: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
+    let flat = if cont.tagging() == Tagging::External && read.iter().all(|v| v.style == Style::Unit)
+    {
+        quote!()
+    } else {
+        super::flat_enum::expand(cont, &read)
+    };
     let bounds_hold = bounds_hold(variants, cont.tagging() == Tagging::Untagged);
     // Only an untagged enum can be an array member (its `accepts_text_list` is its own).
     let text_list = if cont.tagging() == Tagging::Untagged {
@@ -24,7 +33,7 @@ pub(super) fn expand(
     } else {
         super::no_text_list()
     };
-    quote!(#walk #bounds_hold #text_list)
+    quote!(#walk #flat #bounds_hold #text_list)
 }
 
 /// `SHAPE` and `walk`, plus the helpers they call: for each variant `i` with fields, a content

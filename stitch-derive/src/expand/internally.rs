@@ -34,28 +34,11 @@ use crate::ast::{Style, Variant};
 /// (depth only); the tag's string is read by serde, never repaired.
 pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
     let which = which_variant(variants, tag);
-    let arms = variants.iter().enumerate().map(|(i, v)| {
-        let walk = match v.style {
-            Style::Struct => {
-                let fields_fn = fields_fn(i);
-                // The tag is the enum's key: no flattened map of the variant reads it. Only a
-                // variant with a flattened field asks (the others are handed nothing to build).
-                if v.fields.iter().any(|f| f.flatten && !f.skip) {
-                    quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::beside(|__key: &str| __key == #tag)))
-                } else {
-                    quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::NONE))
-                }
-            }
-            // The newtype's type (a struct, a map) reads its keys from the shared object.
-            Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
-                let coerce = coerce_of(&v.fields[0]);
-                // The tag is the enum's key, not an unknown one of the content.
-                quote!(#coerce::walk_flat(__map, __cx, __at, &_stitch::Claims::beside(|__key: &str| __key == #tag)))
-            }
-            _ => quote!(_stitch::untyped_entries(__map, __cx, __at)),
-        };
-        quote!(#i => #walk,)
-    });
+    let arms = arms(
+        variants,
+        quote!(&_stitch::Claims::beside(|__key: &str| __key == #tag)),
+        false,
+    );
     tagged_object(
         which,
         tag,
@@ -66,4 +49,38 @@ pub(super) fn walk(variants: &[&Variant], tag: &str) -> TokenStream {
             }
         },
     )
+}
+
+/// The `match __which` arms walking each variant's keys in `__map`, handed `claims` (the
+/// tag's, and the levels around a flattened enum's). `flat`: the object is a parent's (the
+/// enum flattened), whose other keys the parent walks: a unit variant walks nothing.
+pub(super) fn arms(variants: &[&Variant], claims: TokenStream, flat: bool) -> Vec<TokenStream> {
+    variants
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let walk = match v.style {
+                Style::Struct => {
+                    let fields_fn = fields_fn(i);
+                    // The tag is the enum's key: no flattened map of the variant reads it. Only
+                    // a variant with a flattened field asks (the others are handed nothing to
+                    // build), unless the enum is itself flattened.
+                    if flat || v.fields.iter().any(|f| f.flatten && !f.skip) {
+                        quote!(Self::#fields_fn(__map, __cx, __at, #claims))
+                    } else {
+                        quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::NONE))
+                    }
+                }
+                // The newtype's type (a struct, a map) reads its keys from the shared object;
+                // the tag is the enum's key, not an unknown one of the content.
+                Style::Newtype if v.fields[0].attrs.opaque.is_none() => {
+                    let coerce = coerce_of(&v.fields[0]);
+                    quote!(#coerce::walk_flat(__map, __cx, __at, #claims))
+                }
+                _ if flat => quote!({}),
+                _ => quote!(_stitch::untyped_entries(__map, __cx, __at)),
+            };
+            quote!(#i => #walk,)
+        })
+        .collect()
 }

@@ -20,6 +20,7 @@ mod enum_;
 mod externally;
 mod fallback;
 mod fields;
+mod flat_enum;
 mod formats;
 mod generics;
 mod internally;

@@ -90,9 +90,11 @@ pub(crate) const fn strict(schema: &Schema) -> Option<Message> {
         return Some(message);
     }
     let root = core(schema);
-    if !matches!(root, Schema::Object(_) | Schema::Raw(_)) {
+    let flattens = matches!(root, Schema::Object(o) if crate::schema::flattened_union(o).is_some());
+    if flattens || !matches!(root, Schema::Object(_) | Schema::Raw(_)) {
         let what = match root {
             Schema::Map(_) => "a map, whose keys strict mode cannot leave open",
+            Schema::Object(_) => "a struct that flattens an enum, which a schema says as an `anyOf` of objects: strict mode requires the root to be an object with properties, not `anyOf`",
             _ => "an enum: strict mode requires the root to be an object with properties, not `anyOf`",
         };
         return Some(

@@ -309,6 +309,27 @@ pub(crate) const fn core(mut schema: &Schema) -> &Schema {
     schema
 }
 
+/// The first flattened field of `object` whose type is a union (an enum with data), looking
+/// into the structs flattened into it, and whether it is an `Option` or inside one (then the
+/// parent alone is a member too: serde reads `None`).
+pub(crate) const fn flattened_union(object: &Object) -> Option<(&'static [&'static Schema], bool)> {
+    let mut f = 0;
+    while f < object.flatten.len() {
+        let optional = object.flatten[f].optional;
+        match core(object.flatten[f].schema) {
+            Schema::OneOf(members) | Schema::AnyOf(members) => return Some((members, optional)),
+            Schema::Object(inner) => {
+                if let Some((members, inside)) = flattened_union(inner) {
+                    return Some((members, optional || inside));
+                }
+            }
+            _ => {}
+        }
+        f += 1;
+    }
+    None
+}
+
 /// `a == b`, in a `const fn` (`==` on `str` is not a const operation): the writer
 /// and the compile-time checks compare names with it.
 pub(crate) const fn str_eq(a: &str, b: &str) -> bool {

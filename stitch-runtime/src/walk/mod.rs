@@ -20,6 +20,7 @@ use crate::schema::{Describe, FieldOf};
 mod cx;
 mod fields;
 mod flat;
+mod flat_enum;
 mod helpers;
 mod std;
 mod union;
@@ -28,6 +29,8 @@ mod untagged;
 pub use self::cx::Cx;
 pub use self::fields::{walk_fields, FieldType, FieldWalk, Fields};
 pub use self::flat::{walk_flat_map, Claims};
+pub(crate) use self::flat_enum::walk_flat_option;
+pub use self::flat_enum::{flat_refused, no_flat_variant, walk_flat_whole};
 pub use self::helpers::{
     drop_absent, null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object,
     walk_seq,

@@ -11,6 +11,7 @@ mod duplicate_keys;
 mod enums;
 mod errors;
 mod flatten_chain;
+mod flatten_enum;
 mod helpers;
 mod hygiene;
 mod json_schema;

@@ -16,7 +16,10 @@ use proptest::prelude::*;
 use serde_json::Value;
 use stitch_runtime::{Args, ToolArgs};
 
-use stitch_tests::shapes::{may_be_text, Chain, FlatTagged, Internal, Loose, Rare, Top};
+use stitch_tests::shapes::{
+    may_be_text, Chain, FlatAdjacent, FlatExternal, FlatOption, FlatOptionTagged, FlatTagged,
+    FlatUntagged, Internal, Loose, Rare, Top,
+};
 
 use super::one_answer::{near, twice, with_a_key_twice, Twice, G};
 
@@ -94,6 +97,58 @@ static FLAT_TAGGED: G = G::Internal(
                 Some(&NUMS),
             ),
         ),
+        ("stop", G::Obj(&[("note", G::Str, false)], None)),
+    ],
+);
+
+/// A flattened externally tagged enum: `note` beside the variants' keys, any of them (none, one
+/// or several).
+static FLAT_EXTERNAL: G = G::Obj(
+    &[
+        ("note", G::Str, false),
+        ("go", G::Seq(&G::Num), false),
+        ("stop", G::Obj(&[("why", G::Str, true)], None), false),
+    ],
+    None,
+);
+static FLAT_ADJACENT: G = G::Obj(
+    &[
+        ("note", G::Str, false),
+        ("t", G::Words(&["A", "B", "U", "C"]), true),
+        ("c", G::Ref(&ADJACENT_CONTENT), false),
+    ],
+    None,
+);
+static ADJACENT_CONTENT: G = G::Untagged(&[G::Seq(&G::Num), G::Obj(&[("x", G::Str, true)], None)]);
+static FLAT_UNTAGGED: G = G::Obj(
+    &[
+        ("note", G::Str, false),
+        ("k", G::Num, false),
+        ("d", G::Bool, false),
+    ],
+    Some(&G::Num),
+);
+static FLAT_OPTION: G = G::Obj(
+    &[
+        ("id", G::Num, true),
+        ("topName", G::Str, false),
+        ("tags", G::Seq(&G::Str), false),
+        ("num", G::Num, false),
+        ("n", G::Num, false),
+    ],
+    Some(&NUMS),
+);
+static FLAT_OPTION_TAGGED: G = G::Internal(
+    "op",
+    &[
+        (
+            "run",
+            G::Obj(
+                &[("n", G::Num, false), ("note", G::Str, false)],
+                Some(&NUMS),
+            ),
+        ),
+        ("wrap", G::Obj(&[("num", G::Num, false)], Some(&NUMS))),
         ("stop", G::Obj(&[("note", G::Str, false)], None)),
     ],
 );
@@ -226,7 +281,8 @@ macro_rules! oracle_tests {
             let strategy = (near($g), twice());
             runner
                 .run(&strategy, |(args, twice)| {
-                    oracle::<$ty>(&args, &twice, &mut seen.borrow_mut()).map_err(TestCaseError::fail)
+                    oracle::<$ty>(&args, &twice, &mut seen.borrow_mut())
+                        .map_err(TestCaseError::fail)
                 })
                 .unwrap();
             // Both halves of the property ran on this type.
@@ -243,6 +299,11 @@ oracle_tests! {
     serde_answers_for_every_tagging_nested: Top = &TOP;
     serde_answers_for_maps_and_untagged_members: Loose = &LOOSE;
     serde_answers_for_the_rarer_shapes: Rare = &RARE;
+    serde_answers_for_an_externally_tagged_enum_flattened: FlatExternal = &FLAT_EXTERNAL;
+    serde_answers_for_an_adjacently_tagged_enum_flattened: FlatAdjacent = &FLAT_ADJACENT;
+    serde_answers_for_an_untagged_enum_flattened: FlatUntagged = &FLAT_UNTAGGED;
+    serde_answers_for_a_flattened_option_of_a_struct: FlatOption = &FLAT_OPTION;
+    serde_answers_for_a_flattened_option_of_a_tagged_enum: FlatOptionTagged = &FLAT_OPTION_TAGGED;
 }
 
 #[test]

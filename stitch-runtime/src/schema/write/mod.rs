@@ -461,4 +461,5 @@ impl Writer<'_> {
     }
 }
 
+mod flat;
 mod parts;

@@ -110,6 +110,10 @@ impl Writer<'_> {
             },
             _ => extras,
         };
+        if let Some(union) = super::flat::flattened_union(object) {
+            self.distributed(object, extras, tag, union);
+            return;
+        }
         let mut first = self.open(extras);
         self.key(&mut first, "type");
         self.string("object");

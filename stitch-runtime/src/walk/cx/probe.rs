@@ -61,6 +61,14 @@ impl Cx {
         !self.duplicates.is_empty()
     }
 
+    /// Whether the text sent the key holding `item` twice in its object (never, for a
+    /// `Value`): a flattened externally tagged enum's variant then is the first one sent,
+    /// which the `Value` does not hold, so serde alone reads it (from the text).
+    #[inline]
+    pub fn sent_twice(&self, item: &serde_json::Value) -> bool {
+        !self.duplicates.is_empty() && self.duplicates.contains(item)
+    }
+
     /// Ends `probe` (from [`Cx::probe`]): `true` when it found nothing, no issue and nothing
     /// to repair. Its issues are dropped.
     #[inline]
@@ -108,5 +116,15 @@ impl Cx {
     /// Whether a probe found something to repair and no issue.
     pub(crate) fn repairs_only(&self) -> bool {
         self.pending && !self.found_issues()
+    }
+
+    /// Runs `walk` one level up: for an object the walk has already entered, handed on as a
+    /// value of its own (the shared keys of a flattened union), so that its depth is counted
+    /// once.
+    pub(crate) fn within_parent(&mut self, walk: impl FnOnce(&mut Cx)) {
+        let depth = self.depth;
+        self.depth = depth.saturating_sub(1);
+        walk(self);
+        self.depth = depth;
     }
 }

@@ -32,8 +32,10 @@ impl<T: Coerce> Coerce for Option<T> {
         T::accepts_text_list(text, bounds)
     }
 
+    /// Flattened, `Some` when `T` reads the shared keys and `None` otherwise: serde's pick
+    /// decides (`docs/rules.md#flattened-unions`).
     fn walk_flat(map: &mut Map<String, Value>, cx: &mut Cx, at: &Path<'_>, claims: &Claims<'_>) {
-        T::walk_flat(map, cx, at, claims);
+        crate::walk::walk_flat_option::<T>(map, cx, at, claims);
     }
 
     fn bounds_hold(&self, bounds: Bounds) -> bool {

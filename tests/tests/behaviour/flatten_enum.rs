@@ -1,0 +1,629 @@
+//! A flattened enum of every tagging, and a flattened `Option` (issue #33, items 1 and 4):
+//! every surface gives serde's verdict and value on the value as repaired.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use stitch_runtime::__private::strict_error;
+use stitch_runtime::json_schema::Coercer;
+use stitch_runtime::{tool, Args, OneOrMany, ToolArgs};
+
+use super::round_trip::{round_trip, surfaces};
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+enum ExtAct {
+    Move {
+        paths: OneOrMany<String>,
+        #[stitch(minimum = 1)]
+        n: Option<u32>,
+    },
+    Tag(Vec<String>),
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsExt {
+    name: String,
+    #[serde(flatten)]
+    act: ExtAct,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum IntAct {
+    Move {
+        paths: OneOrMany<String>,
+        #[stitch(minimum = 1)]
+        n: Option<u32>,
+    },
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsInt {
+    name: String,
+    #[serde(flatten)]
+    act: IntAct,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op", content = "args")]
+enum AdjAct {
+    Move {
+        paths: OneOrMany<String>,
+        #[stitch(minimum = 1)]
+        n: Option<u32>,
+    },
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsAdj {
+    name: String,
+    #[serde(flatten)]
+    act: AdjAct,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum UntAct {
+    Move {
+        paths: OneOrMany<String>,
+        #[stitch(minimum = 1)]
+        n: Option<u32>,
+    },
+    Code {
+        code: u32,
+    },
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsUnt {
+    name: String,
+    #[serde(flatten)]
+    act: UntAct,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsOptAct {
+    name: String,
+    #[serde(flatten)]
+    act: Option<IntAct>,
+}
+
+/// A flattened enum under a field: OpenAI's strict modes take it there.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Job {
+    job: HoldsInt,
+    ext: Option<HoldsExt>,
+    adj: Option<HoldsAdj>,
+    unt: Option<HoldsUnt>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Inner {
+    top: u32,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsOpt {
+    name: Option<Vec<u32>>,
+    #[serde(flatten)]
+    inner: Option<Inner>,
+}
+
+/// Every surface's verdict on `args`: `Ok(value)` or `Err(message)`, from `from_value`,
+/// `from_json`, `coerce_value` then serde, `Args<T>`, and the schema's `Coercer` then serde.
+fn verdicts<T>(args: &Value) -> Vec<(&'static str, Result<T, String>)>
+where
+    T: ToolArgs + stitch_runtime::ObjectArgs + PartialEq + std::fmt::Debug,
+{
+    let text = args.to_string();
+    let coerced = {
+        let mut v = args.clone();
+        T::coerce_value(&mut v)
+            .map_err(|e| e.to_string())
+            .and_then(|()| serde_json::from_value::<T>(v).map_err(|e| e.to_string()))
+    };
+    let schema = tool::mcp::<T>("t", None)["inputSchema"].clone();
+    let by_schema = {
+        let mut v = args.clone();
+        Coercer::new(&schema)
+            .unwrap()
+            .coerce(&mut v)
+            .map_err(|e| e.to_string())
+            .and_then(|()| serde_json::from_value::<T>(v).map_err(|e| e.to_string()))
+    };
+    vec![
+        (
+            "from_value",
+            T::from_value(args.clone()).map_err(|e| e.to_string()),
+        ),
+        ("from_json", T::from_json(&text).map_err(|e| e.to_string())),
+        ("coerce_value", coerced),
+        (
+            "Args",
+            serde_json::from_str::<Args<T>>(&text)
+                .map(|Args(t)| t)
+                .map_err(|e| e.to_string()),
+        ),
+        ("Coercer", by_schema),
+    ]
+}
+
+/// Every surface reads `args` as `expected` (serde's value for the repaired arguments).
+fn reads<T>(args: Value, expected: T)
+where
+    T: ToolArgs + stitch_runtime::ObjectArgs + PartialEq + std::fmt::Debug,
+{
+    for (surface, got) in verdicts::<T>(&args) {
+        assert_eq!(got.as_ref(), Ok(&expected), "{surface} {args}");
+    }
+}
+
+/// Every surface but the schema's `Coercer` reads `args` as `expected`: where the schema
+/// cannot say a flattened `Option`'s `None` (`the_schema_cannot_say_a_flattened_none`).
+fn reads_but_schema<T>(args: Value, expected: T)
+where
+    T: ToolArgs + stitch_runtime::ObjectArgs + PartialEq + std::fmt::Debug,
+{
+    for (surface, got) in verdicts::<T>(&args) {
+        if surface != "Coercer" {
+            assert_eq!(got.as_ref(), Ok(&expected), "{surface} {args}");
+        }
+    }
+}
+
+/// Every surface refuses `args`, `from_value` with `message`.
+fn refuses<T>(args: Value, message: &str)
+where
+    T: ToolArgs + stitch_runtime::ObjectArgs + PartialEq + std::fmt::Debug,
+{
+    for (surface, got) in verdicts::<T>(&args) {
+        let err = got.expect_err(&format!("{surface} accepted {args}"));
+        if surface == "from_value" {
+            assert_eq!(err, message, "{args}");
+        }
+    }
+}
+
+/// serde's value for `args` (as sent, or as repaired).
+fn serde<T: ToolArgs>(args: Value) -> T {
+    serde_json::from_value(args).expect("serde reads it")
+}
+
+const TEXT_LIST: &str =
+    "is a list written as text — pass the array itself, not JSON written as text";
+
+#[test]
+fn a_list_written_as_text_inside_a_flattened_enum_is_refused_for_every_tagging() {
+    // serde reads each as one path named `["a.png"]`: the rule was bypassed.
+    let ext = json!({"name": "a", "Move": {"paths": "[\"a.png\"]"}});
+    let int = json!({"name": "a", "op": "Move", "paths": "[\"a.png\"]"});
+    let adj = json!({"name": "a", "op": "Move", "args": {"paths": "[\"a.png\"]"}});
+    let unt = json!({"name": "a", "paths": "[\"a.png\"]"});
+    let opt = json!({"name": "a", "op": "Move", "paths": "[\"a.png\"]"});
+    serde::<HoldsExt>(ext.clone());
+    serde::<HoldsInt>(int.clone());
+    serde::<HoldsAdj>(adj.clone());
+    serde::<HoldsUnt>(unt.clone());
+    assert!(serde::<HoldsOptAct>(opt.clone()).act.is_some());
+    refuses::<HoldsExt>(ext, &format!("Move.paths {TEXT_LIST}"));
+    refuses::<HoldsInt>(int, &format!("paths {TEXT_LIST}"));
+    refuses::<HoldsAdj>(adj, &format!("args.paths {TEXT_LIST}"));
+    refuses::<HoldsUnt>(unt, &format!("paths {TEXT_LIST}"));
+    refuses::<HoldsOptAct>(opt, &format!("paths {TEXT_LIST}"));
+}
+
+#[test]
+fn constraints_inside_a_flattened_variant_apply() {
+    let bound = "0 is less than the minimum of 1";
+    refuses::<HoldsExt>(
+        json!({"name": "a", "Move": {"paths": "x", "n": 0}}),
+        &format!("Move.n: {bound}"),
+    );
+    refuses::<HoldsInt>(
+        json!({"name": "a", "op": "Move", "paths": "x", "n": 0}),
+        &format!("n: {bound}"),
+    );
+    refuses::<HoldsAdj>(
+        json!({"name": "a", "op": "Move", "args": {"paths": "x", "n": 0}}),
+        &format!("args.n: {bound}"),
+    );
+    refuses::<HoldsUnt>(
+        json!({"name": "a", "paths": "x", "n": 0}),
+        &format!("n: {bound}"),
+    );
+    // A flattened `Option`: every surface but the schema's (whose `None` member takes any
+    // call: `the_schema_cannot_say_a_flattened_none`).
+    let args = json!({"name": "a", "op": "Move", "paths": "x", "n": 0});
+    for (surface, got) in verdicts::<HoldsOptAct>(&args) {
+        if surface != "Coercer" {
+            assert_eq!(got, Err(format!("n: {bound}")), "{surface}");
+        }
+    }
+}
+
+#[test]
+fn json_text_inside_a_flattened_variant_is_repaired_as_serde_reads_the_repair() {
+    reads::<HoldsExt>(
+        json!({"name": "a", "Tag": "[\"x\"]"}),
+        serde(json!({"name": "a", "Tag": ["x"]})),
+    );
+    reads::<HoldsExt>(
+        json!({"name": "a", "Move": "{\"paths\": \"x\"}"}),
+        serde(json!({"name": "a", "Move": {"paths": "x"}})),
+    );
+    reads::<HoldsAdj>(
+        json!({"name": "a", "op": "Move", "args": "{\"paths\": [\"x\"]}"}),
+        serde(json!({"name": "a", "op": "Move", "args": {"paths": ["x"]}})),
+    );
+}
+
+#[test]
+fn calls_serde_reads_are_read_alike_on_every_surface() {
+    for args in [
+        json!({"name": "a", "Move": {"paths": "x", "n": 2}}),
+        json!({"name": "a", "Move": {"paths": ["x", "y"]}}),
+        json!({"name": "a", "Tag": ["x"]}),
+        json!({"name": "a", "Stop": null}),
+        json!({"name": "a", "Stop": null, "Move": {"paths": "x"}}),
+        json!({"name": "a", "other": "[1]", "Stop": null}),
+    ] {
+        reads::<HoldsExt>(args.clone(), serde(args));
+    }
+    for args in [
+        json!({"name": "a", "op": "Move", "paths": "[x]", "n": 3}),
+        json!({"name": "a", "op": "Stop"}),
+        json!({"name": "a", "op": "Stop", "extra": "[1]"}),
+    ] {
+        reads::<HoldsInt>(args.clone(), serde(args));
+    }
+    for args in [
+        json!({"name": "a", "op": "Move", "args": {"paths": "x"}}),
+        json!({"name": "a", "op": "Stop"}),
+        json!({"name": "a", "op": "Stop", "args": null}),
+    ] {
+        reads::<HoldsAdj>(args.clone(), serde(args));
+    }
+    for args in [
+        json!({"name": "a", "paths": "x"}),
+        json!({"name": "a", "code": 3}),
+    ] {
+        reads::<HoldsUnt>(args.clone(), serde(args));
+    }
+    for args in [
+        json!({"name": "a", "op": "Move", "paths": "x"}),
+        json!({"name": "a"}),
+        json!({"name": "a", "op": "Nope"}),
+    ] {
+        reads::<HoldsOptAct>(args.clone(), serde(args));
+    }
+}
+
+#[test]
+fn calls_serde_refuses_are_refused_on_every_surface_in_its_words() {
+    fn check<T>(args: Value)
+    where
+        T: ToolArgs + stitch_runtime::ObjectArgs + PartialEq + std::fmt::Debug,
+    {
+        let message = serde_json::from_value::<T>(args.clone())
+            .expect_err("serde refuses it")
+            .to_string();
+        refuses::<T>(args, &message);
+    }
+    check::<HoldsExt>(json!({"name": "a"}));
+    check::<HoldsExt>(json!({"name": "a", "move": {"paths": "x"}}));
+    check::<HoldsInt>(json!({"name": "a"}));
+    check::<HoldsInt>(json!({"name": "a", "op": "Jump"}));
+    check::<HoldsAdj>(json!({"name": "a"}));
+    check::<HoldsUnt>(json!({"name": "a"}));
+    check::<HoldsUnt>(json!({"name": "a", "code": "3"}));
+}
+
+/// Item 4: serde reads a flattened `Option<Inner>` as `Some` when `Inner` reads the keys and as
+/// `None` otherwise, never refusing; a repair that makes `Inner` read them gives `Some`, as
+/// serde reads the repaired call.
+#[test]
+fn a_flattened_option_is_what_serde_reads() {
+    let some = |top| {
+        Some(Inner {
+            top,
+            tags: Vec::new(),
+        })
+    };
+    reads(
+        json!({"top": 1}),
+        HoldsOpt {
+            name: None,
+            inner: some(1),
+        },
+    );
+    // serde's `None`, where the walk of `Inner` refused or reported a missing field.
+    for args in [
+        json!({}),
+        json!({"tags": ["a"]}),
+        json!({"top": "x"}),
+        json!({"top": null}),
+        json!({"top": 1, "tags": "x"}),
+    ] {
+        assert_eq!(serde::<HoldsOpt>(args.clone()).inner, None, "{args}");
+        reads_but_schema(args.clone(), serde::<HoldsOpt>(args));
+    }
+    // A repair elsewhere in the call leaves the `None` a `None`.
+    reads_but_schema(
+        json!({"name": "[1]", "top": "x"}),
+        HoldsOpt {
+            name: Some(vec![1]),
+            inner: None,
+        },
+    );
+    reads(
+        json!({"name": "[1]", "top": 2}),
+        serde::<HoldsOpt>(json!({"name": [1], "top": 2})),
+    );
+    // JSON text is not repaired into a `Some` serde reads as `None`: the text stays.
+    let args = json!({"top": 1, "tags": "[\"a\"]"});
+    assert_eq!(serde::<HoldsOpt>(args.clone()).inner, None);
+    reads_but_schema(args.clone(), serde::<HoldsOpt>(args.clone()));
+    let mut coerced = args.clone();
+    HoldsOpt::coerce_value(&mut coerced).unwrap();
+    assert_eq!(coerced, args);
+    // Nor is a defaulted field's `null` taken as left out (R8) there: serde's `None`.
+    let args = json!({"top": 1, "tags": null});
+    assert_eq!(serde::<HoldsOpt>(args.clone()).inner, None);
+    reads_but_schema(args.clone(), serde::<HoldsOpt>(args));
+}
+
+/// Where JSON Schema cannot say what serde means (`docs/rules.md#flattened-unions`): a
+/// flattened `Option<Inner>` whose keys are sent with values `Inner` refuses is serde's `None`,
+/// and the schema (which says `Inner`'s keys) refuses them.
+#[test]
+fn the_schema_cannot_say_a_flattened_none() {
+    let schema = tool::mcp::<HoldsOpt>("t", None)["inputSchema"].clone();
+    let args = json!({"top": "x"});
+    assert_eq!(serde::<HoldsOpt>(args.clone()).inner, None);
+    assert!(HoldsOpt::from_value(args.clone()).is_ok());
+    assert!(!jsonschema::is_valid(&schema, &args), "{schema}");
+    let mut by_schema = args.clone();
+    assert!(Coercer::new(&schema)
+        .unwrap()
+        .coerce(&mut by_schema)
+        .is_err());
+    // A flattened `Option` of an enum: the parent alone is a member of the schema's `anyOf`
+    // (serde's `None`), so the schema takes a call whose variant breaks a constraint, which
+    // serde reads as `Some` and stitch refuses.
+    let schema = tool::mcp::<HoldsOptAct>("t", None)["inputSchema"].clone();
+    let args = json!({"name": "a", "op": "Move", "paths": "x", "n": 0});
+    assert!(serde::<HoldsOptAct>(args.clone()).act.is_some());
+    assert!(HoldsOptAct::from_value(args.clone()).is_err());
+    assert!(jsonschema::is_valid(&schema, &args), "{schema}");
+}
+
+#[test]
+fn every_schema_format_carries_the_tag_and_the_variants_properties() {
+    let int = tool::mcp::<HoldsInt>("t", None)["inputSchema"].clone();
+    let members = int["anyOf"].as_array().expect("an anyOf of variants");
+    assert_eq!(members.len(), 2, "{int}");
+    assert_eq!(members[0]["properties"]["op"]["const"], "Move", "{int}");
+    assert_eq!(members[0]["properties"]["n"]["minimum"], 1, "{int}");
+    assert_eq!(members[0]["required"], json!(["name", "op", "paths"]));
+    let ext = tool::mcp::<HoldsExt>("t", None)["inputSchema"].clone();
+    assert!(ext["anyOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|m| m["required"] == json!(["name", "Move"])));
+    let adj = tool::mcp::<HoldsAdj>("t", None)["inputSchema"].clone();
+    assert_eq!(adj["anyOf"][0]["required"], json!(["name", "op", "args"]));
+    // A flattened `Option`: the parent alone is a member too.
+    let opt = tool::mcp::<HoldsOptAct>("t", None)["inputSchema"].clone();
+    assert_eq!(opt["anyOf"][2]["required"], json!(["name"]), "{opt}");
+    // Strict mode wants properties at the root: a flattened enum there is a compile error.
+    assert!(strict_error::<HoldsInt>().is_some());
+    assert_eq!(strict_error::<Job>(), None);
+    let strict = tool::anthropic_strict::<HoldsInt>("t", None)["input_schema"].clone();
+    for member in strict["anyOf"].as_array().unwrap() {
+        assert_eq!(member["additionalProperties"], false, "{strict}");
+    }
+}
+
+#[test]
+fn flattened_enums_round_trip_in_every_format() {
+    let open = |mut all: Vec<(&'static str, Value)>, anthropic: Value| {
+        all.push(("anthropic_strict", anthropic));
+        all
+    };
+    // Every other format that takes an object at the root, for each type.
+    fn others<T: stitch_runtime::ObjectArgs>() -> Vec<(&'static str, Value)> {
+        vec![
+            (
+                "openai_responses",
+                tool::openai_responses::<T>("t", None)["parameters"].clone(),
+            ),
+            (
+                "gemini_json_schema",
+                tool::gemini_json_schema::<T>("t", None)["parametersJsonSchema"].clone(),
+            ),
+            ("gemini", tool::gemini::<T>("t", None)["parameters"].clone()),
+        ]
+    }
+    round_trip::<HoldsExt>(others::<HoldsExt>(), 40);
+    round_trip::<HoldsInt>(others::<HoldsInt>(), 40);
+    round_trip::<HoldsAdj>(others::<HoldsAdj>(), 40);
+    round_trip::<HoldsUnt>(others::<HoldsUnt>(), 40);
+    round_trip::<HoldsOptAct>(others::<HoldsOptAct>(), 40);
+    round_trip::<HoldsExt>(
+        open(
+            surfaces::<HoldsExt>(),
+            tool::anthropic_strict::<HoldsExt>("t", None)["input_schema"].clone(),
+        ),
+        60,
+    );
+    round_trip::<HoldsInt>(
+        open(
+            surfaces::<HoldsInt>(),
+            tool::anthropic_strict::<HoldsInt>("t", None)["input_schema"].clone(),
+        ),
+        60,
+    );
+    round_trip::<HoldsAdj>(
+        open(
+            surfaces::<HoldsAdj>(),
+            tool::anthropic_strict::<HoldsAdj>("t", None)["input_schema"].clone(),
+        ),
+        60,
+    );
+    round_trip::<HoldsUnt>(
+        open(
+            surfaces::<HoldsUnt>(),
+            tool::anthropic_strict::<HoldsUnt>("t", None)["input_schema"].clone(),
+        ),
+        60,
+    );
+    round_trip::<HoldsOptAct>(
+        open(
+            surfaces::<HoldsOptAct>(),
+            tool::anthropic_strict::<HoldsOptAct>("t", None)["input_schema"].clone(),
+        ),
+        60,
+    );
+    let mut strict = surfaces::<Job>();
+    strict.push((
+        "anthropic_strict",
+        tool::anthropic_strict::<Job>("t", None)["input_schema"].clone(),
+    ));
+    strict.push((
+        "openai_strict",
+        tool::openai_strict::<Job>("t", None)["function"]["parameters"].clone(),
+    ));
+    strict.push((
+        "openai_responses_strict",
+        tool::openai_responses_strict::<Job>("t", None)["parameters"].clone(),
+    ));
+    round_trip::<Job>(strict, 200);
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct MidAct {
+    x: Option<u32>,
+    #[serde(flatten)]
+    act: IntAct,
+}
+
+/// A flattened enum inside a flattened struct.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsMid {
+    name: String,
+    #[serde(flatten)]
+    mid: MidAct,
+}
+
+/// A flattened enum inside a variant.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind")]
+enum Outer {
+    Job {
+        name: String,
+        #[serde(flatten)]
+        act: AdjAct,
+    },
+    Idle,
+}
+
+#[test]
+fn a_flattened_enum_deeper_down_is_walked() {
+    let args = json!({"name": "a", "x": 1, "op": "Move", "paths": "[\"a.png\"]"});
+    serde::<HoldsMid>(args.clone());
+    refuses::<HoldsMid>(args, &format!("paths {TEXT_LIST}"));
+    let mut all = surfaces::<HoldsMid>();
+    all.push((
+        "anthropic_strict",
+        tool::anthropic_strict::<HoldsMid>("t", None)["input_schema"].clone(),
+    ));
+    round_trip::<HoldsMid>(all, 60);
+    assert!(strict_error::<HoldsMid>().is_some());
+    refuses::<Outer>(
+        json!({"kind": "Job", "name": "a", "op": "Move", "args": {"paths": "[\"a.png\"]"}}),
+        &format!("args.paths {TEXT_LIST}"),
+    );
+    let args = json!({"kind": "Job", "name": "a", "op": "Move", "args": "{\"paths\": \"x\"}"});
+    reads::<Outer>(
+        args,
+        serde(json!({"kind": "Job", "name": "a", "op": "Move", "args": {"paths": "x"}})),
+    );
+    let mut all = surfaces::<Outer>();
+    all.push((
+        "anthropic_strict",
+        tool::anthropic_strict::<Outer>("t", None)["input_schema"].clone(),
+    ));
+    round_trip::<Outer>(all, 60);
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct MaybeExt {
+    name: String,
+    #[serde(flatten)]
+    act: Option<ExtAct>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct MaybeAdj {
+    name: String,
+    #[serde(flatten)]
+    act: Option<AdjAct>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct MaybeUnt {
+    name: String,
+    #[serde(flatten)]
+    act: Option<UntAct>,
+}
+
+/// A flattened `Option` of an enum of each tagging: serde's `None` where no variant reads the
+/// keys (nothing refused), serde's `Some` otherwise, its text lists refused.
+#[test]
+fn a_flattened_option_of_every_tagging_is_what_serde_reads() {
+    for args in [
+        json!({"name": "a"}),
+        json!({"name": "a", "Move": {"paths": "x"}}),
+        json!({"name": "a", "Move": {"paths": 5}}),
+        json!({"name": "a", "Tag": "x"}),
+    ] {
+        reads_but_schema::<MaybeExt>(args.clone(), serde(args));
+    }
+    for args in [
+        json!({"name": "a"}),
+        json!({"name": "a", "op": "Stop"}),
+        json!({"name": "a", "op": "Move", "args": {"paths": "x"}}),
+        json!({"name": "a", "op": "Move", "args": "{\"paths\": \"x\"}"}),
+    ] {
+        reads_but_schema::<MaybeAdj>(args.clone(), serde(args));
+    }
+    for args in [
+        json!({"name": "a"}),
+        json!({"name": "a", "code": 3}),
+        json!({"name": "a", "code": "3"}),
+        json!({"name": "a", "paths": ["x"]}),
+    ] {
+        reads_but_schema::<MaybeUnt>(args.clone(), serde(args));
+    }
+    assert_eq!(
+        serde::<MaybeExt>(json!({"name": "a", "Tag": "x"})).act,
+        None
+    );
+    refuses::<MaybeExt>(
+        json!({"name": "a", "Move": {"paths": "[\"a.png\"]"}}),
+        &format!("Move.paths {TEXT_LIST}"),
+    );
+    refuses::<MaybeAdj>(
+        json!({"name": "a", "op": "Move", "args": {"paths": "[\"a.png\"]"}}),
+        &format!("args.paths {TEXT_LIST}"),
+    );
+    refuses::<MaybeUnt>(
+        json!({"name": "a", "paths": "[\"a.png\"]"}),
+        &format!("paths {TEXT_LIST}"),
+    );
+}
