@@ -330,6 +330,37 @@ fn aliases_and_lenient_scalars_are_read_but_not_advertised() {
     coercer.coerce(&mut plain.clone()).unwrap();
 }
 
+fn seven() -> Option<u32> {
+    Some(7)
+}
+
+/// An `f32`, and an `Option` whose default is not `None`.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Gauge {
+    #[serde(default)]
+    level: Option<f32>,
+    #[serde(default = "seven")]
+    count: Option<u32>,
+}
+
+#[test]
+fn an_f32_range_and_an_options_other_default_are_not_in_the_schema() {
+    // docs/rules.md#schema-differences: the schema types an `f32` as a number, so its
+    // coercer takes a number past `f32::MAX`, which the derive refuses.
+    let coercer = stitch_runtime::json_schema::Coercer::new(Gauge::input_schema()).unwrap();
+    let big = json!({"level": 1e39});
+    assert!(Gauge::from_value(big.clone()).is_err());
+    coercer.coerce(&mut big.clone()).unwrap();
+    // A `null` at an `Option` whose default is `Some(7)`: serde and the derive read `None`;
+    // the schema does not advertise `null` there, so its coercer takes it as the field left
+    // out (R8), and the tool would get the default.
+    let null = json!({"count": null});
+    assert_eq!(Gauge::from_value(null.clone()).unwrap().count, None);
+    let mut left = null.clone();
+    coercer.coerce(&mut left).unwrap();
+    assert_eq!(left, json!({}));
+}
+
 /// Every value that `from_value` accepts validates against the schema once coerced; returns
 /// how many generated values were accepted.
 pub(super) fn accepted_values_validate<T: ToolArgs + std::fmt::Debug>(
