@@ -57,6 +57,11 @@ pub const fn nullable_of<T: Coerce>() -> bool {
     T::NULLABLE
 }
 
+/// `T`'s schema where it cannot be left out.
+pub const fn item_schema_of<T: Coerce>() -> &'static crate::schema::Schema {
+    T::ITEM_SCHEMA
+}
+
 /// `T::default()` as JSON text, where known.
 pub const fn default_of<T: Coerce>() -> Option<&'static str> {
     T::DEFAULT

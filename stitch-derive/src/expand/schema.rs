@@ -116,7 +116,18 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
 fn nullable(cx: &Ctx) -> TokenStream {
     let through = |field: &Field| {
         let nullable = constant(cx, field, "NULLABLE");
-        quote!(const NULLABLE: bool = #nullable;)
+        // Its item schema is the field type's (`null` too for an `Option`), unless an
+        // attribute of the field shapes the schema.
+        let plain = field.attrs.opaque.is_none()
+            && field.attrs.min_items.is_none()
+            && field.attrs.max_items.is_none()
+            && !field.attrs.limits.any()
+            && !(cx.recursive && field.recursive);
+        let item = plain.then(|| {
+            let item = constant(cx, field, "ITEM_SCHEMA");
+            quote!(const ITEM_SCHEMA: &'static _stitch::Schema = #item;)
+        });
+        quote!(const NULLABLE: bool = #nullable; #item)
     };
     match &cx.cont.data {
         Data::Struct(fields) if cx.cont.serde.transparent => {
@@ -174,6 +185,7 @@ fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
                 "SCHEMA" => "schema_of",
                 "OPTIONAL" => "optional_of",
                 "NULLABLE" => "nullable_of",
+                "ITEM_SCHEMA" => "item_schema_of",
                 _ => "default_of",
             },
             span,

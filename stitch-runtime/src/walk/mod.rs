@@ -134,7 +134,13 @@ pub trait Coerce: DeserializeOwned + Describe {
     /// reference in a constant without a trait query.
     #[doc(hidden)]
     const FIELD: &'static FieldOf = &FieldOf {
-        schema: <Self as Describe>::SCHEMA,
+        // A field serde requires but whose `null` it reads (a newtype of an `Option`) says
+        // `null` as an item does.
+        schema: if <Self as Describe>::NULLABLE && !<Self as Describe>::OPTIONAL {
+            <Self as Describe>::ITEM_SCHEMA
+        } else {
+            <Self as Describe>::SCHEMA
+        },
         optional: <Self as Describe>::OPTIONAL,
         default: <Self as Describe>::DEFAULT,
     };

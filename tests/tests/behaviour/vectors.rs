@@ -298,6 +298,29 @@ fn a_newtype_of_an_option_is_required_as_serde_requires_it() {
     kept::<Wrapped>(json!({"w": 3}));
 }
 
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Wraps {
+    w: Wrap,
+    ws: Vec<Wrap>,
+}
+
+#[test]
+fn a_newtype_of_an_option_says_null_where_serde_reads_it() {
+    // Required, and its `null` is `Wrap(None)`; in a list, an item's `null` too: the schema
+    // says so, and the coercer built from it reads what the derive reads.
+    let args = json!({"w": null, "ws": [null, 2]});
+    kept::<Wraps>(args.clone());
+    let coercer = stitch_runtime::json_schema::Coercer::new(Wraps::input_schema()).unwrap();
+    let mut value = args.clone();
+    coercer.coerce(&mut value).unwrap();
+    assert_eq!(value, args);
+    let schema = Wraps::input_schema();
+    assert!(
+        jsonschema::validator_for(schema).unwrap().is_valid(&args),
+        "{schema}"
+    );
+}
+
 #[test]
 fn null_at_a_defaulted_field_is_the_field_left_out() {
     repaired::<WithFilters>(
