@@ -524,7 +524,7 @@ fn an_unknown_key_beside_a_flattened_struct_is_named_where_it_was_sent() {
     // serde refuses it too, at no path and naming no field (flatten hides them from it).
     let args = json!({"name": "a", "depth": 1, "bogus": [2]});
     assert!(serde_json::from_value::<Scan>(args.clone()).is_err());
-    let want = "bogus: unknown field `bogus`, expected `name` or `depth`";
+    let want = "bogus: unknown field `bogus`, expected `depth` or `name`";
     let messages = |e: stitch_runtime::ArgsError| -> Vec<String> {
         e.issues().iter().map(|i| i.message().to_owned()).collect()
     };
@@ -542,6 +542,12 @@ fn an_unknown_key_beside_a_flattened_struct_is_named_where_it_was_sent() {
         [want]
     );
     assert_eq!(value, args);
+    // The coercer built from the schema says the same.
+    let coercer = stitch_runtime::json_schema::Coercer::new(Scan::input_schema()).unwrap();
+    assert_eq!(
+        messages(coercer.coerce(&mut args.clone()).unwrap_err()),
+        [want]
+    );
     assert_eq!(
         Scan::from_value(json!({"name": "a", "depth": 1})).unwrap(),
         Scan {

@@ -126,6 +126,8 @@ impl Cx {
                 expected.push(name);
             }
         }
+        // In the order of their names, as the schema's coercer lists the object's properties.
+        expected.sort_unstable();
         let listed: Vec<String> = expected.iter().map(|name| format!("`{name}`")).collect();
         let reason = match listed.as_slice() {
             [] => "there are no fields".to_owned(),
