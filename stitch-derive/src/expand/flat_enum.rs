@@ -64,7 +64,9 @@ pub(super) fn expand(cont: &Container, variants: &[&Variant]) -> TokenStream {
                     #(#arms)*
                     _ => {}
                 }
-                if __which == !0 {
+                // A tag that is not a string (a variant's index, which serde's flatten reads)
+                // is left to serde's read of the whole.
+                if __which == !0 && __map.get(#tag).is_none_or(_stitch::Value::is_string) {
                     _stitch::flat_refused::<Self>(__map, __cx, __at, __owned, _stitch::None);
                 }
             };
@@ -87,7 +89,9 @@ pub(super) fn expand(cont: &Container, variants: &[&Variant]) -> TokenStream {
                         }
                     }
                 }
-                if __which == !0 {
+                // A tag that is not a string (a variant's index, which serde's flatten reads)
+                // is left to serde's read of the whole.
+                if __which == !0 && __map.get(#tag).is_none_or(_stitch::Value::is_string) {
                     _stitch::flat_refused::<Self>(__map, __cx, __at, __owned, _stitch::Some(&[#tag, #content]));
                 }
             };
