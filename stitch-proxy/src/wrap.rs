@@ -96,51 +96,36 @@ fn is_proxy(command: &str) -> bool {
 
 /// `text` with every server of its `mcpServers` behind the proxy.
 pub fn wrap(path: &str, text: &str, proxy: &Proxy<'_>) -> Result<Edited, String> {
-    let (root, text) = servers(path, text)?;
-    let mut edits = Vec::new();
-    let mut changes = Vec::new();
-    for member in members(&root) {
-        let server = member.key.value.clone();
-        let what = match wrap_entry(text, &member.value, proxy, &mut edits) {
-            Ok(what) => Change {
-                server,
-                what,
-                changed: true,
-            },
-            Err(why) => Change {
-                server,
-                what: why,
-                changed: false,
-            },
-        };
-        changes.push(what);
-    }
-    Ok(Edited {
-        text: apply(text, edits),
-        changes,
+    edit_each(path, text, |text, entry, edits| {
+        wrap_entry(text, entry, proxy, edits)
     })
 }
 
 /// `text` with every server `wrap` put behind the proxy as it was.
 pub fn unwrap(path: &str, text: &str) -> Result<Edited, String> {
+    edit_each(path, text, unwrap_entry)
+}
+
+/// `text` with `edit` asked of each server entry of its `mcpServers`: the edits it makes,
+/// and for each entry what it did (`Ok`) or why it left the entry alone (`Err`).
+fn edit_each(
+    path: &str,
+    text: &str,
+    mut edit: impl FnMut(&str, &Node, &mut Vec<Edit>) -> Result<String, String>,
+) -> Result<Edited, String> {
     let (root, text) = servers(path, text)?;
     let mut edits = Vec::new();
     let mut changes = Vec::new();
     for member in members(&root) {
-        let server = member.key.value.clone();
-        let change = match unwrap_entry(text, &member.value, &mut edits) {
-            Ok(what) => Change {
-                server,
-                what,
-                changed: true,
-            },
-            Err(why) => Change {
-                server,
-                what: why,
-                changed: false,
-            },
+        let (what, changed) = match edit(text, &member.value, &mut edits) {
+            Ok(what) => (what, true),
+            Err(why) => (why, false),
         };
-        changes.push(change);
+        changes.push(Change {
+            server: member.key.value.clone(),
+            what,
+            changed,
+        });
     }
     Ok(Edited {
         text: apply(text, edits),
