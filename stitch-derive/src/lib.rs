@@ -20,6 +20,8 @@ mod constraint;
 mod ctxt;
 mod expand;
 mod json;
+mod pattern;
+mod receiver;
 mod serde_attr;
 
 use proc_macro::TokenStream;

@@ -5,7 +5,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::fields::{bounds_checks, coerce_of, field_walk, fields_walk};
+use super::bounds_hold::bounds_checks;
+use super::fields::{coerce_of, field_walk, fields_walk};
 use super::walk_fn;
 use crate::ast::{Container, Field, Style, Tagging, Variant};
 
@@ -330,7 +331,7 @@ fn bounds_hold(variants: &[Variant], untagged: bool) -> TokenStream {
             && v.fields[0].attrs.min_items.is_none();
         let checks = if inherits {
             let coerce = coerce_of(&v.fields[0]);
-            let limits = super::fields::limits_hold(&v.fields[0], &coerce, &quote!(__f0));
+            let limits = super::bounds_hold::limits_hold(&v.fields[0], &coerce, &quote!(__f0));
             quote!(#coerce::bounds_hold(__f0, __bounds) #limits)
         } else {
             bounds_checks(&accessed)

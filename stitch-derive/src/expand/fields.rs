@@ -490,35 +490,3 @@ pub(super) struct FieldRules {
     /// does not either) is an issue.
     pub deny_unknown: bool,
 }
-
-/// `true && <A as Coerce>::bounds_hold(a, bounds) && …` for the walked fields, each read by
-/// its `access` expression (`&self.a`, or a pattern binding).
-pub(super) fn bounds_checks(fields: &[(&Field, TokenStream)]) -> TokenStream {
-    let checks = fields
-        .iter()
-        .filter(|(f, _)| f.walked())
-        .map(|(field, access)| {
-            let coerce = coerce_of(field);
-            let limits = limits_hold(field, &coerce, access);
-            let bounds = if has_bounds(field) {
-                bounds(field)
-            } else {
-                quote!(_stitch::NONE)
-            };
-            quote!(&& #coerce::bounds_hold(#access, #bounds) #limits)
-        });
-    quote!(true #(#checks)*)
-}
-
-/// `&& <Ty as Coerce>::limits_hold(access, LIMITS)` for a field with constraints the walk
-/// checks (`docs/rules.md#constraints`), else nothing.
-pub(super) fn limits_hold(
-    field: &Field,
-    coerce: &TokenStream,
-    access: &TokenStream,
-) -> TokenStream {
-    match checked_limits(field) {
-        Some(limits) => quote!(&& #coerce::limits_hold(#access, #limits)),
-        None => quote!(),
-    }
-}

@@ -15,6 +15,7 @@
 //! `#[serde(from)]` / `try_from` container, from its source type.
 
 mod adjacently;
+mod bounds_hold;
 mod delegate;
 mod enum_;
 mod externally;

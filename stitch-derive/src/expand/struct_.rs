@@ -4,7 +4,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::fields::{bounds_checks, coerce_of, fields_walk, inherited_bounds, FieldRules};
+use super::bounds_hold::bounds_checks;
+use super::fields::{coerce_of, fields_walk, inherited_bounds, FieldRules};
 use super::{flat_delegation, flat_fn, no_bounds, no_text_list, walk_fn};
 use crate::ast::{Container, Field};
 
@@ -129,7 +130,7 @@ pub(super) fn transparent(field: &Field) -> TokenStream {
     let bounds = inherited_bounds(field);
     let walk = super::fields::limited(field, quote!(#coerce::walk(__value, __cx, __at, #bounds)));
     let walk = walk_fn(walk);
-    let limits = super::fields::limits_hold(field, &coerce, &quote!(&self.#member));
+    let limits = super::bounds_hold::limits_hold(field, &coerce, &quote!(&self.#member));
     let hold = quote!(#coerce::bounds_hold(&self.#member, #bounds) #limits);
     // A lone value of the newtype may break its field's constraints (or its field type's, when
     // that is a newtype itself; a field naming the type is left out, whose constant would name
