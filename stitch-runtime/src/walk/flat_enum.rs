@@ -62,12 +62,29 @@ pub fn walk_flat_whole<T: Coerce>(
     at: &Path<'_>,
     claims: &Claims<'_>,
 ) {
+    walk_handed::<T, _>(map, cx, at, claims, |value, cx| {
+        T::walk(value, cx, at, Bounds::NONE)
+    });
+}
+
+/// Runs `walk` on the keys handed to a flattened `T` ([`handed`]), as one object at the
+/// parent's place and depth, and puts them back; `None` when the text sent a key twice, where
+/// serde reads the text as sent and the walk goes for depth only ([`text_decides`]).
+fn walk_handed<T: Coerce, R>(
+    map: &mut Map<String, Value>,
+    cx: &mut Cx,
+    at: &Path<'_>,
+    claims: &Claims<'_>,
+    walk: impl FnOnce(&mut Value, &mut Cx) -> R,
+) -> Option<R> {
     if cx.has_duplicates() {
-        return text_decides::<T>(map, cx, at, claims);
+        text_decides::<T>(map, cx, at, claims);
+        return None;
     }
     let (mut value, parted) = handed::<T>(map, claims);
-    cx.within_parent(|cx| T::walk(&mut value, cx, at, Bounds::NONE));
+    let done = cx.within_parent(|cx| walk(&mut value, cx));
     parted.rejoin(map, value);
+    Some(done)
 }
 
 /// A flattened union decided by serde when the text sent some key twice: serde reads the keys
@@ -153,14 +170,8 @@ fn flat_option_decided<T: Coerce>(
     at: &Path<'_>,
     claims: &Claims<'_>,
 ) {
-    if cx.has_duplicates() {
-        return text_decides::<T>(map, cx, at, claims);
-    }
-    let (mut value, parted) = handed::<T>(map, claims);
-    let mut some = false;
-    cx.within_parent(|cx| some = decide::<T>(&mut value, cx, at));
-    parted.rejoin(map, value);
-    if !some {
+    let some = walk_handed::<T, _>(map, cx, at, claims, |value, cx| decide::<T>(value, cx, at));
+    if some == Some(false) {
         text_decides::<T>(map, cx, at, claims);
     }
 }

@@ -121,10 +121,11 @@ impl Cx {
     /// Runs `walk` one level up: for an object the walk has already entered, handed on as a
     /// value of its own (the shared keys of a flattened union), so that its depth is counted
     /// once.
-    pub(crate) fn within_parent(&mut self, walk: impl FnOnce(&mut Cx)) {
+    pub(crate) fn within_parent<R>(&mut self, walk: impl FnOnce(&mut Cx) -> R) -> R {
         let depth = self.depth;
         self.depth = depth.saturating_sub(1);
-        walk(self);
+        let done = walk(self);
         self.depth = depth;
+        done
     }
 }
