@@ -131,15 +131,18 @@ pub enum Speed {
     Unknown,
 }
 
-fn seven() -> Maybe {
+/// `Maybe`'s default in [`Rare`], which its `null` does not read as.
+pub fn seven() -> Maybe {
     Maybe::Count(7)
 }
 
-fn five() -> Option<u32> {
+/// An `Option`'s default other than `None`.
+pub fn five() -> Option<u32> {
     Some(5)
 }
 
-fn one_x() -> OneOrMany<Option<String>> {
+/// A `OneOrMany<Option<_>>`'s default other than `One(None)`.
+pub fn one_x() -> OneOrMany<Option<String>> {
     OneOrMany::One(Some("x".to_owned()))
 }
 

@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
+use stitch_tests::shapes::{five, one_x, seven, Maybe};
 use stitch_tests::tools::{Names3, Paths, Paths20, Rows3};
 use stitch_tests::{issues, surfaces, text_list_message};
 
@@ -217,25 +218,6 @@ struct WithFilters {
 }
 
 /// Defaulted fields whose types serde reads `null` into (not as the field left out).
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum Maybe {
-    Nothing,
-    Count(u32),
-}
-
-fn seven() -> Maybe {
-    Maybe::Count(7)
-}
-
-fn five() -> Option<u32> {
-    Some(5)
-}
-
-fn one_x() -> OneOrMany<Option<String>> {
-    OneOrMany::One(Some("x".to_owned()))
-}
-
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct Nulls {
     #[serde(default = "seven")]
