@@ -11,7 +11,7 @@
 //!   (an id and a method) gets exactly one of the two, a notification is forwarded;
 //! - a `tools/call` to a listed tool whose arguments the rules neither refuse nor repair
 //!   (`coerce_rules_only`, on the arguments as `serde_json` reads them, when it can) reaches
-//!   the server as the client's exact bytes;
+//!   the server as the client's exact bytes, but for carriage returns (`as_sent`);
 //! - a forwarded line is JSON whenever the client's was, and an answer the proxy writes is
 //!   JSON.
 
@@ -42,6 +42,19 @@ fn one_line(line: &[u8]) -> bool {
     line.last() == Some(&b'\n')
         && line.iter().filter(|b| **b == b'\n').count() == 1
         && !line.contains(&b'\r')
+}
+
+/// The client's line as an untouched call leaves the proxy: its exact bytes, but a CRLF ending
+/// becomes `\n` and a raw CR inside (white space, in JSON) a space, so that no reader takes it
+/// for a line end.
+fn as_sent(line: &[u8]) -> Vec<u8> {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let mut out: Vec<u8> = line
+        .iter()
+        .map(|&b| if b == b'\r' { b' ' } else { b })
+        .collect();
+    out.push(b'\n');
+    out
 }
 
 fn is_json(line: &[u8]) -> bool {
@@ -187,7 +200,7 @@ pub fn proxy_input(data: &[u8]) -> Outcome {
         let mut coerced = arguments.clone();
         if coercer.coerce_rules_only(&mut coerced).is_ok()
             && coerced == arguments
-            && forwarded != [sent.clone()]
+            && forwarded != [as_sent(line)]
         {
             return Err(format!(
                 "a call the rules leave alone was not forwarded untouched: {line:?} became {forwarded:?}"

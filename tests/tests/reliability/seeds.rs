@@ -160,6 +160,9 @@ pub const LINES: &[&str] = &[
     r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"tag","arguments":{"tags":"[\n\t\"a\",\r\n {\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"x\"}\n]"}}}"#,
     // The modern era: the envelope in `_meta`, the proxy's own list and answers in its era.
     r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"view","arguments":{"paths":"[\"a\"]"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+    // Carriage returns: raw ones as white space inside (each goes out as a space), and a
+    // CRLF ending (goes out as `\n`); the call is otherwise forwarded as sent.
+    "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/call\",\r\"params\":{\"name\":\"tag\",\"arguments\":[[\t\r ]]}}\r",
     "not json {",
     "",
     "  
