@@ -3,26 +3,20 @@
 //! Use it through `stitch_runtime::ToolArgs`; the attributes are documented there and on
 //! [`ToolArgs`](macro@ToolArgs).
 //!
-//! The pipeline follows serde_derive's: parse the input into a model that keeps spans
-//! (`ast`, from `attr`, `serde_attr` and `case`), check it (`check`, with `json`
-//! for `schema = "…"`), then generate the impls (`expand`). Every problem is recorded in a
+//! The pipeline follows serde_derive's, one folder a stage: parse the input into a model that
+//! keeps spans (`model`), check it (`check`), then generate the impls (`expand`); `ctxt` and
+//! `json` serve them all. Every problem is recorded in a
 //! `ctxt::Ctxt` and reported together; when there are any, the impls are still emitted with
 //! an empty walk so the user sees only the real mistakes.
 
 // The derive runs at compile time on trusted source, and needs no `unsafe` (SECURITY.md).
 #![forbid(unsafe_code)]
 
-mod ast;
-mod attr;
-mod case;
 mod check;
-mod constraint;
 mod ctxt;
 mod expand;
 mod json;
-mod pattern;
-mod receiver;
-mod serde_attr;
+mod model;
 
 use proc_macro::TokenStream;
 use syn::{parse_macro_input, DeriveInput};
@@ -111,7 +105,7 @@ pub fn derive_tool_args(input: TokenStream) -> TokenStream {
 /// any problem, emit every error beside a stub impl ([`expand::fallback`]).
 fn derive(input: &DeriveInput) -> proc_macro2::TokenStream {
     let cx = ctxt::Ctxt::new();
-    let cont = ast::Container::from_ast(&cx, input);
+    let cont = model::ast::Container::from_ast(&cx, input);
     check::check(&cx, &cont);
     match cx.check() {
         Ok(()) => expand::expand(&cont),

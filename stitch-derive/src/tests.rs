@@ -2,9 +2,9 @@
 
 use syn::parse_quote;
 
-use crate::ast::{Container, Data, Style, Tagging};
 use crate::check::check;
 use crate::ctxt::Ctxt;
+use crate::model::ast::{Container, Data, Style, Tagging};
 
 /// Every error `cx` collected, in order, as text.
 fn messages(cx: Ctxt) -> Vec<String> {

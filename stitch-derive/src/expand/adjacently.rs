@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::enum_::{content_walk, tagged_object, which_variant};
-use crate::ast::Variant;
+use crate::model::ast::Variant;
 
 /// ```text
 /// const SHAPE: _stitch::Shape = _stitch::Shape::new(_stitch::Kind::Union, false, false, true);

@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::fields::{bounds, checked_limits, coerce_of, has_bounds};
-use crate::ast::Field;
+use crate::model::ast::Field;
 
 /// `true && <A as Coerce>::bounds_hold(a, bounds) && …` for the walked fields, each read by
 /// its `access` expression (`&self.a`, or a pattern binding).

@@ -6,8 +6,8 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use super::{flat_delegation, walk_fn, wrap, Parts};
-use crate::ast::Container;
-use crate::serde_attr::FromType;
+use crate::model::ast::Container;
+use crate::model::serde_attr::FromType;
 
 /// The whole output for a `from` / `try_from` container:
 ///

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use super::bounds_hold::bounds_checks;
 use super::fields::{coerce_of, field_walk, fields_walk};
 use super::walk_fn;
-use crate::ast::{Container, Field, Style, Tagging, Variant};
+use crate::model::ast::{Container, Field, Style, Tagging, Variant};
 
 /// The `Coerce` items of an enum. Skipped variants (`#[serde(skip)]`) are not read by serde,
 /// so the walk ignores them; `bounds_hold` still matches them, as a value may hold one.

@@ -7,7 +7,7 @@ use quote::quote;
 
 use super::enum_::content_walk;
 use super::walk_fn;
-use crate::ast::{Style, Variant};
+use crate::model::ast::{Style, Variant};
 
 /// ```text
 /// // A unit variant makes strings part of the union (read as the variant's name).

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{no_bounds, no_text_list, wrap, Parts};
-use crate::ast::Container;
+use crate::model::ast::Container;
 
 /// The impls with an empty walk and an anything-goes schema, emitted beside the errors so that
 /// the user's other uses of the type (`Args::from_json`, `Args::INPUT_SCHEMA`) still resolve

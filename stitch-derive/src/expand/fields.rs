@@ -5,12 +5,12 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::Field;
+use crate::model::ast::Field;
 
 /// The field's `Bounds` (its `min_items` / `max_items`), as an expression:
 /// `_stitch::NONE`, or `_stitch::Bounds::new(Some(1), None)`.
 pub(super) fn bounds(field: &Field) -> TokenStream {
-    let opt = |v: &Option<crate::attr::Spanned<usize>>| match v {
+    let opt = |v: &Option<crate::model::attr::Spanned<usize>>| match v {
         Some(s) => {
             let n = s.value;
             quote!(_stitch::Some(#n))

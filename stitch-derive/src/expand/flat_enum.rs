@@ -13,7 +13,7 @@ use quote::quote;
 
 use super::enum_::{content_walk, which_variant};
 use super::fields::coerce_of;
-use crate::ast::{Container, Style, Tagging, Variant};
+use crate::model::ast::{Container, Style, Tagging, Variant};
 
 /// The hooks of the enum `cont`, whose variants serde reads are `variants`.
 pub(super) fn expand(cont: &Container, variants: &[&Variant]) -> TokenStream {

@@ -25,7 +25,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use crate::ast::{Container, Data, Field, Style, Tagging};
+use crate::model::ast::{Container, Data, Field, Style, Tagging};
 
 /// Where the marks come from.
 pub(super) enum Marks<'a> {
@@ -94,7 +94,7 @@ type Bounds = Option<Vec<TokenStream>>;
 fn own(cont: &Container) -> (Bounds, Bounds, Bounds) {
     match &cont.data {
         Data::Struct(fields) if cont.serde.transparent => {
-            match crate::ast::transparent_field(fields) {
+            match crate::model::ast::transparent_field(fields) {
                 Some(field) => through(field),
                 None => (None, None, None),
             }

@@ -2,11 +2,11 @@
 //! marker that stands for the container in its own schema.
 //!
 //! `Self` itself is gone by now: the model replaced it in every field type
-//! ([`crate::ast::Field::ty`]) and noted which type parameters each type names as written.
+//! ([`crate::model::ast::Field::ty`]) and noted which type parameters each type names as written.
 
 use quote::format_ident;
 
-use crate::ast::Container;
+use crate::model::ast::Container;
 
 /// The input's generics plus the bounds the impls need:
 ///

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::enum_::{fields_fn, tagged_object, which_variant};
 use super::fields::coerce_of;
-use crate::ast::{Style, Variant};
+use crate::model::ast::{Style, Variant};
 
 /// ```text
 /// const SHAPE: _stitch::Shape = _stitch::Shape::new(_stitch::Kind::Union, false, false, true);

@@ -16,6 +16,7 @@
 
 mod adjacently;
 mod bounds_hold;
+mod constraints;
 mod delegate;
 mod enum_;
 mod externally;
@@ -28,13 +29,12 @@ mod internally;
 mod schema;
 mod struct_;
 mod table;
-mod type_asserts;
 mod untagged;
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use crate::ast::{Container, Data};
+use crate::model::ast::{Container, Data};
 
 pub use self::fallback::fallback;
 
@@ -49,7 +49,7 @@ pub fn expand(cont: &Container) -> TokenStream {
     let mut helpers = Vec::new();
     let body = match &cont.data {
         Data::Struct(fields) if cont.serde.transparent => {
-            match crate::ast::transparent_field(fields) {
+            match crate::model::ast::transparent_field(fields) {
                 Some(field) => struct_::transparent(field),
                 // Refused by `check`, so never reached.
                 None => quote!(),
@@ -60,7 +60,7 @@ pub fn expand(cont: &Container) -> TokenStream {
         Data::Enum(variants) => enum_::expand(cont, variants, &mut helpers),
         Data::Unsupported => quote!(),
     };
-    let asserts = type_asserts::type_asserts(cont);
+    let asserts = constraints::type_asserts(cont);
     let (describe, beside) = schema::describe(cont);
     let parts = Parts {
         body,

@@ -9,13 +9,13 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
 use super::generics::{marker, with_marker};
-use crate::ast::{Container, Data, Field, Style, Tagging, Variant};
+use crate::model::ast::{Container, Data, Field, Style, Tagging, Variant};
 
 use crate::json::escape as esc;
 
 /// The description: `#[stitch(description = "…")]`, else the doc comment.
 pub(super) fn described(
-    attr: &Option<crate::attr::Spanned<String>>,
+    attr: &Option<crate::model::attr::Spanned<String>>,
     doc: &Option<String>,
 ) -> Option<String> {
     attr.as_ref()
@@ -54,7 +54,7 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
     let cx = Ctx { cont, recursive };
     let (schema, optional) = match &cont.data {
         Data::Struct(fields) if cont.serde.transparent => {
-            match crate::ast::transparent_field(fields) {
+            match crate::model::ast::transparent_field(fields) {
                 Some(field) => (field_schema(&cx, field), Some(optional_of(&cx, field))),
                 None => (quote!(&_stitch::Schema::Any), None),
             }
@@ -131,7 +131,7 @@ fn nullable(cx: &Ctx) -> TokenStream {
     };
     match &cx.cont.data {
         Data::Struct(fields) if cx.cont.serde.transparent => {
-            crate::ast::transparent_field(fields).map_or_else(TokenStream::new, through)
+            crate::model::ast::transparent_field(fields).map_or_else(TokenStream::new, through)
         }
         Data::Newtype(field) if field.attrs.opaque.is_none() => through(field),
         Data::Enum(variants) if matches!(cx.cont.tagging(), Tagging::Untagged) => {

@@ -7,7 +7,7 @@ use quote::quote;
 use super::bounds_hold::bounds_checks;
 use super::fields::{coerce_of, fields_walk, inherited_bounds, FieldRules};
 use super::{flat_delegation, flat_fn, no_bounds, no_text_list, walk_fn};
-use crate::ast::{Container, Field};
+use crate::model::ast::{Container, Field};
 
 /// The `Coerce` items of a struct with named fields:
 ///

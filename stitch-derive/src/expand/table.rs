@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::fields::{bounds, checked_limits, coerce_of, has_bounds};
-use crate::ast::Field;
+use crate::model::ast::Field;
 
 /// One entry of a [`fields_walk`](super::fields::fields_walk) table: the field `field` read under `name`.
 ///

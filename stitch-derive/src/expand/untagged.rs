@@ -10,7 +10,7 @@ use quote::quote;
 use super::enum_::content_fn;
 use super::fields::{coerce_of, inherited_bounds};
 use super::walk_fn;
-use crate::ast::{Style, Variant};
+use crate::model::ast::{Style, Variant};
 
 /// ```text
 /// // What any variant accepts: the union of their shapes.
@@ -309,7 +309,7 @@ fn scalar(variants: &[&Variant]) -> TokenStream {
 
 /// A newtype variant's walk of `__value`: its type's, with the bounds it inherits and its own
 /// constraints set around it.
-fn member_walk(field: &crate::ast::Field) -> TokenStream {
+fn member_walk(field: &crate::model::ast::Field) -> TokenStream {
     let coerce = coerce_of(field);
     let bounds = inherited_bounds(field);
     super::fields::limited(field, quote!(#coerce::walk(__value, __cx, __at, #bounds)))

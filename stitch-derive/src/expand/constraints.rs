@@ -1,14 +1,16 @@
-//! The `const` assertions that check a field's attributes against its type where the type is
-//! known (after expansion, by the compiler): constraints of the right kind and within the
-//! type's values, item bounds on a type with an array form, `lenient_scalars` on scalars.
-//! Each is spanned at the attribute, so a misuse is a compile error at its token.
+//! A field's constraints in the output: one `_stitch::Limits` `static` per field, read by the
+//! walk and the schema alike; and the `const` assertions that check the field's attributes
+//! against its type where the type is known (after expansion, by the compiler): constraints of
+//! the right kind and within the type's values, item bounds on a type with an array form,
+//! `lenient_scalars` on scalars. Each assertion is spanned at the attribute, so a misuse is a
+//! compile error at its token.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use crate::ast::{Container, Field};
-use crate::attr::Spanned;
-use crate::constraint::{Bound, Constraints};
+use crate::model::ast::{Container, Field};
+use crate::model::attr::Spanned;
+use crate::model::constraint::{Bound, Constraints};
 
 /// `const` assertions that item bounds sit on a type with an array form, one per bounded
 /// field, spanned at the bound so the compile error points at it:
@@ -200,4 +202,89 @@ fn range_asserts(ty: &TokenStream, shown: &str, limits: &Constraints) -> TokenSt
         }
     }
     out
+}
+
+impl Bound {
+    /// The bound as a `_stitch::Num`: exact when an integer, else the float and its text.
+    pub fn tokens(&self) -> TokenStream {
+        match self.int {
+            Some(i) => {
+                let lit = proc_macro2::Literal::i128_unsuffixed(i);
+                quote!(_stitch::Num::Int(#lit))
+            }
+            None => {
+                let lit = proc_macro2::Literal::f64_unsuffixed(self.float);
+                let text = &self.text;
+                quote!(_stitch::Num::Float(#lit, #text))
+            }
+        }
+    }
+}
+
+impl Constraints {
+    /// `_stitch::Limits { … }` as an expression of type `&'static _stitch::Limits` (a block
+    /// holding the `static`), or `None` without constraints.
+    pub fn limits(&self) -> Option<TokenStream> {
+        if !self.any() {
+            return None;
+        }
+        let num = |b: &Option<Spanned<Bound>>| match b {
+            Some(b) => {
+                let t = b.value.tokens();
+                quote!(_stitch::Some(#t))
+            }
+            None => quote!(_stitch::None),
+        };
+        let count = |n: &Option<Spanned<usize>>| match n {
+            Some(n) => {
+                let n = n.value;
+                quote!(_stitch::Some(#n))
+            }
+            None => quote!(_stitch::None),
+        };
+        let (min, max, xmin, xmax, step) = (
+            num(&self.minimum),
+            num(&self.maximum),
+            num(&self.exclusive_minimum),
+            num(&self.exclusive_maximum),
+            num(&self.multiple_of),
+        );
+        let (min_len, max_len) = (count(&self.min_length), count(&self.max_length));
+        let format = match &self.format {
+            Some(f) => {
+                let f = &f.value;
+                quote!(_stitch::Some(#f))
+            }
+            None => quote!(_stitch::None),
+        };
+        let pattern = match &self.pattern {
+            Some(p) => {
+                let source = &p.value;
+                let escaped = crate::json::escape(source);
+                quote!(_stitch::Some(_stitch::Pattern::new(#source, #escaped, {
+                    fn compiled() -> &'static _stitch::PatternMatcher {
+                        static CELL: _stitch::OnceLock<_stitch::PatternMatcher> =
+                            _stitch::OnceLock::new();
+                        _stitch::compile_once(&CELL, #source)
+                    }
+                    compiled
+                })))
+            }
+            None => quote!(_stitch::None),
+        };
+        Some(quote!({
+            static LIMITS: _stitch::Limits = _stitch::Limits {
+                minimum: #min,
+                maximum: #max,
+                exclusive_minimum: #xmin,
+                exclusive_maximum: #xmax,
+                multiple_of: #step,
+                min_length: #min_len,
+                max_length: #max_len,
+                pattern: #pattern,
+                format: #format,
+            };
+            &LIMITS
+        }))
+    }
 }

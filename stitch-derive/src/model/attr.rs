@@ -46,7 +46,7 @@ pub struct FieldAttrs {
     /// `lenient_scalars`: numbers and booleans written as text are read.
     pub lenient_scalars: Option<Span>,
     /// `minimum`, `max_length`, `pattern`, …: the value constraints.
-    pub limits: crate::constraint::Constraints,
+    pub limits: crate::model::constraint::Constraints,
 }
 
 /// Parses a key that takes no value (`opaque`, `lenient_scalars`) into `slot`.

@@ -1,15 +1,14 @@
-//! The value constraints of a field, `#[stitch(minimum = 1, max_length = 64, pattern = "…")]`:
-//! parsed strictly (each error at its token, all in one compile), checked against each other
-//! here and against the field's type by `const` assertions in the output, and written as one
-//! `_stitch::Limits` for the walk and the schema (`docs/rules.md#constraints`).
+//! The value constraints of a field, `#[stitch(minimum = 1, max_length = 64, pattern = "…")]`,
+//! parsed strictly: each error at its token, all in one compile (`docs/rules.md#constraints`).
+//! `check::constraint` checks them against each other, `expand::constraints` against the
+//! field's type, and writes them as one `_stitch::Limits`.
 
-use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 
-use crate::attr::Spanned;
+use super::attr::Spanned;
+use super::pattern::pattern_ok;
 use crate::ctxt::Ctxt;
-use crate::pattern::pattern_ok;
 
 /// A number bound as written: exact when an integer.
 #[derive(Clone, Debug)]
@@ -23,27 +22,14 @@ pub struct Bound {
 }
 
 impl Bound {
-    fn cmp(&self, other: &Bound) -> core::cmp::Ordering {
+    /// Orders two bounds: exactly when both are integers.
+    pub fn cmp(&self, other: &Bound) -> core::cmp::Ordering {
         match (self.int, other.int) {
             (Some(a), Some(b)) => a.cmp(&b),
             _ => self
                 .float
                 .partial_cmp(&other.float)
                 .unwrap_or(core::cmp::Ordering::Equal),
-        }
-    }
-
-    pub fn tokens(&self) -> TokenStream {
-        match self.int {
-            Some(i) => {
-                let lit = proc_macro2::Literal::i128_unsuffixed(i);
-                quote!(_stitch::Num::Int(#lit))
-            }
-            None => {
-                let lit = proc_macro2::Literal::f64_unsuffixed(self.float);
-                let text = &self.text;
-                quote!(_stitch::Num::Float(#lit, #text))
-            }
         }
     }
 }
@@ -131,28 +117,28 @@ impl Constraints {
             "exclusive_maximum" => &mut self.exclusive_maximum,
             "multiple_of" => &mut self.multiple_of,
             "min_length" | "max_length" => {
-                let parsed = crate::attr::parse_count(cx, meta, &key, "characters")?;
+                let parsed = super::attr::parse_count(cx, meta, &key, "characters")?;
                 let slot = if key == "min_length" {
                     &mut self.min_length
                 } else {
                     &mut self.max_length
                 };
-                crate::attr::store(cx, meta, slot, parsed);
+                super::attr::store(cx, meta, slot, parsed);
                 return Ok(true);
             }
             "pattern" => {
-                let parsed = crate::attr::parse_text(
+                let parsed = super::attr::parse_text(
                     cx,
                     meta,
                     "pattern",
                     "pattern = \"^[a-z][a-z0-9_]*$\"",
                 )?;
                 let parsed = parsed.filter(|p| pattern_ok(cx, p));
-                crate::attr::store(cx, meta, &mut self.pattern, parsed);
+                super::attr::store(cx, meta, &mut self.pattern, parsed);
                 return Ok(true);
             }
             "format" => {
-                let parsed = crate::attr::parse_text(cx, meta, "format", "format = \"email\"")?;
+                let parsed = super::attr::parse_text(cx, meta, "format", "format = \"email\"")?;
                 let parsed = parsed.filter(|f| {
                     let known = FORMATS.contains(&f.value.as_str());
                     if !known {
@@ -170,147 +156,14 @@ impl Constraints {
                     }
                     known
                 });
-                crate::attr::store(cx, meta, &mut self.format, parsed);
+                super::attr::store(cx, meta, &mut self.format, parsed);
                 return Ok(true);
             }
             _ => return Ok(false),
         };
         let parsed = parse_bound(cx, meta, &key)?;
-        crate::attr::store(cx, meta, slot, parsed);
+        super::attr::store(cx, meta, slot, parsed);
         Ok(true)
-    }
-
-    /// Errors for constraints that contradict each other, at the later one.
-    pub fn check(&self, cx: &Ctxt) {
-        use core::cmp::Ordering::{Equal, Greater, Less};
-        let pairs = [
-            (&self.minimum, &self.maximum, "minimum", "maximum", false),
-            (
-                &self.exclusive_minimum,
-                &self.maximum,
-                "exclusive_minimum",
-                "maximum",
-                true,
-            ),
-            (
-                &self.minimum,
-                &self.exclusive_maximum,
-                "minimum",
-                "exclusive_maximum",
-                true,
-            ),
-            (
-                &self.exclusive_minimum,
-                &self.exclusive_maximum,
-                "exclusive_minimum",
-                "exclusive_maximum",
-                true,
-            ),
-        ];
-        for (low, high, low_key, high_key, exclusive) in pairs {
-            let (Some(low), Some(high)) = (low, high) else {
-                continue;
-            };
-            let order = low.value.cmp(&high.value);
-            if order == Greater || (exclusive && order == Equal) {
-                cx.syn_error(syn::Error::new(
-                    high.span,
-                    format!(
-                        "`{high_key} = {}` and `{low_key} = {}` leave no number that satisfies both",
-                        high.value.text, low.value.text
-                    ),
-                ));
-            }
-        }
-        if let Some(step) = &self.multiple_of {
-            if step.value.cmp(&zero()) != Greater {
-                cx.syn_error(syn::Error::new(
-                    step.span,
-                    format!(
-                        "`multiple_of = {}` must be greater than zero",
-                        step.value.text
-                    ),
-                ));
-            }
-        }
-        if let (Some(min), Some(max)) = (&self.min_length, &self.max_length) {
-            if min.value.cmp(&max.value) == Greater {
-                cx.syn_error(syn::Error::new(
-                    max.span,
-                    format!(
-                        "`max_length = {}` is less than `min_length = {}`; no string could satisfy both",
-                        max.value, min.value
-                    ),
-                ));
-            }
-        }
-        let _ = Less;
-    }
-
-    /// `_stitch::Limits { … }` as an expression of type `&'static _stitch::Limits` (a block
-    /// holding the `static`), or `None` without constraints.
-    pub fn limits(&self) -> Option<TokenStream> {
-        if !self.any() {
-            return None;
-        }
-        let num = |b: &Option<Spanned<Bound>>| match b {
-            Some(b) => {
-                let t = b.value.tokens();
-                quote!(_stitch::Some(#t))
-            }
-            None => quote!(_stitch::None),
-        };
-        let count = |n: &Option<Spanned<usize>>| match n {
-            Some(n) => {
-                let n = n.value;
-                quote!(_stitch::Some(#n))
-            }
-            None => quote!(_stitch::None),
-        };
-        let (min, max, xmin, xmax, step) = (
-            num(&self.minimum),
-            num(&self.maximum),
-            num(&self.exclusive_minimum),
-            num(&self.exclusive_maximum),
-            num(&self.multiple_of),
-        );
-        let (min_len, max_len) = (count(&self.min_length), count(&self.max_length));
-        let format = match &self.format {
-            Some(f) => {
-                let f = &f.value;
-                quote!(_stitch::Some(#f))
-            }
-            None => quote!(_stitch::None),
-        };
-        let pattern = match &self.pattern {
-            Some(p) => {
-                let source = &p.value;
-                let escaped = crate::json::escape(source);
-                quote!(_stitch::Some(_stitch::Pattern::new(#source, #escaped, {
-                    fn compiled() -> &'static _stitch::PatternMatcher {
-                        static CELL: _stitch::OnceLock<_stitch::PatternMatcher> =
-                            _stitch::OnceLock::new();
-                        _stitch::compile_once(&CELL, #source)
-                    }
-                    compiled
-                })))
-            }
-            None => quote!(_stitch::None),
-        };
-        Some(quote!({
-            static LIMITS: _stitch::Limits = _stitch::Limits {
-                minimum: #min,
-                maximum: #max,
-                exclusive_minimum: #xmin,
-                exclusive_maximum: #xmax,
-                multiple_of: #step,
-                min_length: #min_len,
-                max_length: #max_len,
-                pattern: #pattern,
-                format: #format,
-            };
-            &LIMITS
-        }))
     }
 }
 
@@ -329,7 +182,8 @@ const FORMATS: &[&str] = &[
     "uuid",
 ];
 
-fn zero() -> Bound {
+/// The bound `0`.
+pub fn zero() -> Bound {
     Bound {
         int: Some(0),
         float: 0.0,
@@ -344,7 +198,7 @@ fn parse_bound(
     key: &str,
 ) -> syn::Result<Option<Spanned<Bound>>> {
     let example = format!("{key} = 1");
-    if !crate::attr::expect_value(cx, meta, &example)? {
+    if !super::attr::expect_value(cx, meta, &example)? {
         return Ok(None);
     }
     let value = meta.value()?;
@@ -357,7 +211,7 @@ fn parse_bound(
     let lit: syn::Lit = match value.parse() {
         Ok(lit) => lit,
         Err(_) => {
-            crate::attr::bad_value(
+            super::attr::bad_value(
                 cx,
                 meta,
                 value,

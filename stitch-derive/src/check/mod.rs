@@ -1,11 +1,13 @@
 //! Checks across attributes that parsing alone cannot make.
 
+mod constraint;
+
 use proc_macro2::Span;
 
-use crate::ast::{Container, Data, Field, Style};
-use crate::attr::FieldAttrs;
 use crate::ctxt::Ctxt;
-use crate::serde_attr::FromType;
+use crate::model::ast::{Container, Data, Field, Style};
+use crate::model::attr::FieldAttrs;
+use crate::model::serde_attr::FromType;
 
 /// Records every problem of the model in `cx`.
 pub fn check(cx: &Ctxt, cont: &Container) {
@@ -15,7 +17,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     match &cont.data {
         Data::Struct(fields) => {
             fields.iter().for_each(|f| check_field(cx, f));
-            if cont.serde.transparent && crate::ast::transparent_field(fields).is_none() {
+            if cont.serde.transparent && crate::model::ast::transparent_field(fields).is_none() {
                 cx.error_spanned_by(
                     cont.ident,
                     "`#[serde(transparent)]` needs exactly one field that is not skipped, defaulted or `PhantomData`",
@@ -78,8 +80,8 @@ fn check_from(cx: &Ctxt, cont: &Container, from: &FromType) {
 
 /// Each `#[stitch]` key written on a field, with its span.
 fn written_keys(attrs: &FieldAttrs) -> Vec<(&'static str, Span)> {
-    let spanned = |s: &Option<crate::attr::Spanned<usize>>| s.as_ref().map(|s| s.span);
-    let text = |s: &Option<crate::attr::Spanned<String>>| s.as_ref().map(|s| s.span);
+    let spanned = |s: &Option<crate::model::attr::Spanned<usize>>| s.as_ref().map(|s| s.span);
+    let text = |s: &Option<crate::model::attr::Spanned<String>>| s.as_ref().map(|s| s.span);
     [
         ("max_items", spanned(&attrs.max_items)),
         ("min_items", spanned(&attrs.min_items)),
@@ -215,7 +217,7 @@ fn check_field(cx: &Ctxt, field: &Field) {
 }
 
 /// The first item bound on a field, by its key.
-fn bound_key(attrs: &crate::attr::FieldAttrs) -> Option<&'static str> {
+fn bound_key(attrs: &crate::model::attr::FieldAttrs) -> Option<&'static str> {
     if attrs.max_items.is_some() {
         Some("max_items")
     } else if attrs.min_items.is_some() {

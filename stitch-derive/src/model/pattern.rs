@@ -1,8 +1,8 @@
 //! `#[stitch(pattern = "…")]`: whether stitch can run a pattern as JSON Schema reads it
 //! (ECMA-262, with the runtime's linear-time engine), checked when the attribute is parsed.
 
-use crate::attr::Spanned;
 use crate::ctxt::Ctxt;
+use crate::model::attr::Spanned;
 
 /// Whether `pattern` is one stitch can run as JSON Schema reads it; an error at the string
 /// when not.

@@ -4,8 +4,8 @@
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 
-use crate::attr::skip_value;
-use crate::case::RenameRule;
+use crate::model::attr::skip_value;
+use crate::model::case::RenameRule;
 
 /// What the container's `#[serde(...)]` says.
 #[derive(Default)]

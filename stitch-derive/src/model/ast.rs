@@ -3,11 +3,11 @@
 
 use syn::ext::IdentExt;
 
-use crate::attr::{self, ContainerAttrs, FieldAttrs};
-use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
-use crate::receiver::Receiver;
-use crate::serde_attr::{DeserializeWith, SerdeContainer, SerdeField, SerdeVariant};
+use crate::model::attr::{self, ContainerAttrs, FieldAttrs};
+use crate::model::case::RenameRule;
+use crate::model::receiver::Receiver;
+use crate::model::serde_attr::{DeserializeWith, SerdeContainer, SerdeField, SerdeVariant};
 
 /// The whole input.
 pub struct Container<'a> {
