@@ -627,3 +627,71 @@ fn a_flattened_option_of_every_tagging_is_what_serde_reads() {
         &format!("paths {TEXT_LIST}"),
     );
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Picks {
+    top: u32,
+    paths: OneOrMany<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsPicks {
+    name: String,
+    #[serde(flatten)]
+    picks: Option<Picks>,
+}
+
+/// The text surfaces' verdicts on `text`: `from_json`, then `Args<T>`.
+fn text_verdicts<T: ToolArgs + std::fmt::Debug>(text: &str) -> [Result<T, String>; 2] {
+    [
+        T::from_json(text).map_err(|e| e.to_string()),
+        serde_json::from_str::<Args<T>>(text)
+            .map(|Args(t)| t)
+            .map_err(|e| e.to_string()),
+    ]
+}
+
+#[test]
+fn a_key_sent_twice_does_not_let_a_list_written_as_text_through_a_flattened_union() {
+    // An unknown key sent twice beside the list: serde reads the text as `One("[\"a\"]")`.
+    let untagged = r#"{"name": "a", "x": 1, "x": 2, "paths": "[\"a\", \"b\"]"}"#;
+    let option = r#"{"name": "a", "x": 1, "x": 2, "top": 1, "paths": "[\"a\"]"}"#;
+    assert!(serde_json::from_str::<HoldsUnt>(untagged).is_ok());
+    assert!(serde_json::from_str::<HoldsPicks>(option).is_ok());
+    for got in text_verdicts::<HoldsUnt>(untagged) {
+        assert_eq!(got, Err(format!("paths {TEXT_LIST}")), "{untagged}");
+    }
+    for got in text_verdicts::<HoldsPicks>(option) {
+        assert_eq!(got, Err(format!("paths {TEXT_LIST}")), "{option}");
+    }
+}
+
+#[test]
+fn a_key_sent_twice_in_a_flattened_union_is_read_as_serde_reads_the_text() {
+    let texts = [
+        // Nothing a rule acts on.
+        r#"{"name": "a", "x": 1, "x": 2, "paths": ["a"]}"#,
+        // `Move` meets `paths` twice, so serde reads `Code`: the lists are not its.
+        r#"{"name": "a", "paths": ["a"], "paths": ["b"], "code": 1}"#,
+        r#"{"name": "a", "paths": "[\"a\"]", "paths": "[\"b\"]", "code": 1}"#,
+    ];
+    for text in texts {
+        let serde = serde_json::from_str::<HoldsUnt>(text).map_err(|e| e.to_string());
+        for got in text_verdicts::<HoldsUnt>(text) {
+            assert_eq!(got, serde, "{text}");
+        }
+    }
+    // `top` sent twice: serde refuses `Picks` for the text, so the field is `None`, and the
+    // list written as text is no one's.
+    let texts = [
+        r#"{"name": "a", "top": 1, "top": 2, "paths": "[\"a\"]"}"#,
+        r#"{"name": "a", "x": 1, "x": 2, "top": 1, "paths": ["a"]}"#,
+    ];
+    for text in texts {
+        let serde = serde_json::from_str::<HoldsPicks>(text).map_err(|e| e.to_string());
+        assert!(serde.is_ok(), "{text}");
+        for got in text_verdicts::<HoldsPicks>(text) {
+            assert_eq!(got, serde, "{text}");
+        }
+    }
+}
