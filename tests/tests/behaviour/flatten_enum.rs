@@ -874,8 +874,44 @@ struct Under {
     five: Option<FiveFlat>,
 }
 
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "f")]
+enum Five {
+    A,
+    B,
+    C,
+    D,
+    E,
+}
+
+/// Four flattened enums whose choices multiply to 5 × 3 × 3 × 2 = 90 members.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Wide {
+    #[serde(flatten)]
+    f: Five,
+    #[serde(flatten)]
+    act: ExtAct,
+    #[serde(flatten)]
+    target: Option<Target>,
+    #[serde(flatten)]
+    adj: AdjAct,
+}
+
 #[test]
 fn too_many_flattened_enums_are_a_compile_error_not_a_wrong_schema() {
+    let error = stitch_runtime::__private::tool_error::<Wide>().expect("refused");
+    assert!(error.contains("more than 64 objects"), "{error}");
+    // `INPUT_SCHEMA`, which no `tool::…` function checks, says nothing of the enums' keys
+    // then: open, it takes every call serde reads (and more), never fewer.
+    let schema: Value = serde_json::from_str(Wide::INPUT_SCHEMA).unwrap();
+    assert_eq!(
+        schema["anyOf"].as_array().map(Vec::len),
+        Some(1),
+        "{schema}"
+    );
+    let call = json!({"f": "A", "Stop": null, "op": "Stop"});
+    assert!(serde::<Wide>(call.clone()).target.is_none());
+    assert!(jsonschema::is_valid(&schema, &call), "{schema}");
     use stitch_runtime::__private::tool_error;
     // IntAct 2 × Target 2 × UntAct 2 × AdjAct 2 × ExtAct 3 = 48 members, within the bound;
     // past it, a compile error naming the object.
