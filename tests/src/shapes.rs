@@ -206,6 +206,17 @@ pub struct FlatOptionTagged {
     pub op: Option<Internal>,
 }
 
+/// Two flattened enums beside a field, each reading its own keys: an adjacently tagged one and
+/// an externally tagged one (the first key naming a variant).
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub struct FlatTwo {
+    pub note: Option<String>,
+    #[serde(flatten)]
+    pub act: Adjacent,
+    #[serde(flatten)]
+    pub go: External,
+}
+
 /// Whether some string in `value` opens like JSON text (after white space): one that a rule
 /// may repair or refuse somewhere.
 pub fn may_be_text(value: &Value) -> bool {
@@ -290,6 +301,7 @@ pub fn check_serde_oracle_all(text: &str) -> Outcome {
     check_serde_oracle::<FlatUntagged>(text)?;
     check_serde_oracle::<FlatOption>(text)?;
     check_serde_oracle::<FlatOptionTagged>(text)?;
+    check_serde_oracle::<FlatTwo>(text)?;
     Ok(())
 }
 

@@ -17,6 +17,8 @@ pub(super) enum Form {
     List(Item),
     OneOrMany(Item),
     Structured,
+    /// A unit variant's key of a flattened externally tagged enum: a bare flag, `null`.
+    Unit,
 }
 
 /// How one item of a list becomes JSON.
@@ -315,8 +317,50 @@ fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
         });
     }
     for flattened in object.flatten {
-        if let Some(inner) = as_object(flattened.schema) {
-            collect(inner, optional || flattened.optional, fields);
+        let optional = optional || flattened.optional;
+        match core(flattened.schema) {
+            Schema::Object(inner) => collect(inner, optional, fields),
+            Schema::OneOf(members) | Schema::AnyOf(members) => union(members, optional, fields),
+            _ => {}
+        }
+    }
+}
+
+/// The keys of a flattened enum's variants (`docs/rules.md#flattened-unions`): a tag (one of
+/// the variants' names, required unless an `Option` flattened the enum), an adjacent
+/// content key, an externally tagged variant's key (a unit variant's a bare flag), and
+/// the variants' fields, none required (each belongs to one variant).
+fn union(members: &'static [&'static Schema], optional: bool, fields: &mut Vec<Field>) {
+    let from = fields.len();
+    for member in members {
+        match core(member) {
+            Schema::Tagged { tag, value, body } => {
+                key(fields, from, tag, Form::Text, !optional, Some(value));
+                if let Some(body) = as_object(body) {
+                    collect(body, true, fields);
+                }
+            }
+            Schema::Adjacent {
+                tag,
+                value,
+                content_key,
+                content,
+            } => {
+                key(fields, from, tag, Form::Text, !optional, Some(value));
+                if content.is_some() {
+                    key(fields, from, content_key, Form::Structured, false, None);
+                }
+            }
+            Schema::External { key: name, content } => {
+                key(fields, from, name, form_of(&Node::of(content)), false, None);
+            }
+            Schema::Enum(units) => {
+                for unit in *units {
+                    key(fields, from, unit, Form::Unit, false, None);
+                }
+            }
+            Schema::Object(object) => collect(object, true, fields),
+            _ => {}
         }
     }
 }
@@ -375,6 +419,36 @@ pub(super) fn kebab(name: &str) -> String {
         }
     }
     out
+}
+
+/// One key of a flattened enum, among those of `fields` from `from` on: added once, each
+/// variant's name it takes joining its choices.
+fn key(
+    fields: &mut Vec<Field>,
+    from: usize,
+    wire: &str,
+    form: Form,
+    required: bool,
+    choice: Option<&str>,
+) {
+    let wire = unescape(wire);
+    let at = match fields[from..].iter().position(|f| f.wire == wire) {
+        Some(at) => from + at,
+        None => {
+            fields.push(Field {
+                wire,
+                form,
+                required,
+                description: None,
+                choices: Vec::new(),
+                default: None,
+                limits: None,
+                order: 0,
+            });
+            fields.len() - 1
+        }
+    };
+    fields[at].choices.extend(choice.map(unescape));
 }
 
 /// The JSON for one text, as an item of kind `item`: numbers and booleans parse when they

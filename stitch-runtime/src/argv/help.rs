@@ -24,7 +24,7 @@ pub(super) fn help(name: &str, schema: &'static Schema) -> String {
         .iter()
         .map(|field| {
             let value = match field.form {
-                Form::Flag => String::new(),
+                Form::Flag | Form::Unit => String::new(),
                 Form::Number => " <number>".to_owned(),
                 Form::Text => " <text>".to_owned(),
                 Form::List(_) => " <item>...".to_owned(),

@@ -12,7 +12,10 @@
 //!   (`--tag "[preview].png"`);
 //! - a one-or-many field (`OneOrMany<T>`) given once is one value, and refuses a list written
 //!   as text (rule R3) exactly as on MCP; given several times, it is a list;
-//! - a structured field (a struct, a map, a tagged enum) takes JSON text, repaired by R1.
+//! - a structured field (a struct, a map, a tagged enum) takes JSON text, repaired by R1;
+//! - a flattened enum's keys are flags of their own (`docs/rules.md#flattened-unions`): its
+//!   tag (`--op Move`), content key (`--args '{…}'`) or variant key (`--move '{…}'`, a unit
+//!   variant's a bare `--stop`), and its variants' fields, each as its form says.
 //!
 //! The object built this way then goes through `ToolArgs::from_value`. Flags are the wire
 //! names (`--max_hits`, `--maxHits`) or their kebab-case form (`--max-hits`). A bare `--`
@@ -123,7 +126,7 @@ where
             (Some(value), _) => value,
             // `--dry-run false` would set the flag and leave `false` over: a boolean flag
             // takes its value after `=` only, so say how to write it.
-            (None, Form::Flag) => match args.get(i).map(String::as_str) {
+            (None, Form::Flag | Form::Unit) => match args.get(i).map(String::as_str) {
                 Some(word @ ("true" | "false")) => {
                     i += 1;
                     issues.push(Issue::usage(
@@ -181,6 +184,13 @@ where
             Form::Text => Value::String(first.clone()),
             Form::Number => item_value(first, Item::Number),
             Form::Flag => item_value(first, Item::Boolean),
+            // A unit variant named (`--stop`): its key holds `null`; `--stop=false` leaves
+            // it out.
+            Form::Unit => match first.as_str() {
+                "true" => Value::Null,
+                "false" => continue,
+                _ => Value::String(first.clone()),
+            },
             Form::Structured => Value::String(first.clone()),
         };
         object.insert(flag.wire.clone(), value);

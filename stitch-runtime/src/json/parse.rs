@@ -12,7 +12,8 @@
 //! A value is noted by its address in the finished `Value`, which is exact: two values alive at
 //! once never share an address, and nothing moves them once their object is complete (an
 //! object's entries live in its own heap nodes, which stay put when the object itself is moved
-//! into its parent). The values a repeated key replaced are kept alive beside the notes, so no
+//! into its parent; a flattened union's keys, moved into an object of their own for its walk and
+//! back, are followed by `Duplicates::follow`). The values a repeated key replaced are kept alive beside the notes, so no
 //! address noted inside them can be reused while the notes are consulted. One word is noted
 //! per repeated key, so the notes stay linear in the text; nothing is allocated for them when
 //! no key repeats. The seed recurses once per array or object, as serde_json's parser does,
@@ -62,6 +63,39 @@ impl Duplicates {
         let kept = address(value);
         let i = self.notes.binary_search_by_key(&kept, |n| n.kept).ok()?;
         Some(&self.notes[i].earlier)
+    }
+}
+
+impl Duplicates {
+    /// The entries of `maps` whose value is noted, by key, with the value's address: what
+    /// [`Duplicates::follow`] needs when those entries are moved into other objects.
+    pub(crate) fn noted_in(&self, maps: &[&Map<String, Value>]) -> Vec<(String, usize)> {
+        if self.is_empty() {
+            return Vec::new();
+        }
+        let entries = maps.iter().flat_map(|map| map.iter());
+        entries
+            .filter(|(_, value)| self.contains(value))
+            .map(|(key, value)| (key.clone(), address(value)))
+            .collect()
+    }
+
+    /// The notes of `noted` (from [`Duplicates::noted_in`]) follow their entries, moved: each
+    /// now notes the value of its key in `maps`. All are moved at once, as an address freed by
+    /// the move may be taken again by another.
+    pub(crate) fn follow(&mut self, noted: &[(String, usize)], maps: &[&Map<String, Value>]) {
+        let moved: Vec<(usize, usize)> = noted
+            .iter()
+            .filter_map(|(key, was)| {
+                let i = self.notes.binary_search_by_key(was, |n| n.kept).ok()?;
+                let now = maps.iter().find_map(|map| map.get(key))?;
+                Some((i, address(now)))
+            })
+            .collect();
+        for (i, now) in moved {
+            self.notes[i].kept = now;
+        }
+        self.notes.sort_unstable_by_key(|n| n.kept);
     }
 }
 

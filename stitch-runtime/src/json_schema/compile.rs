@@ -134,7 +134,14 @@ fn form_of(nodes: &[Node], id: Id) -> Form {
                         required.then(|| (tag, resolve(nodes, m)))
                     })
                     .collect();
-                if let Some(tags) = tags {
+                // A key two members share a constant of is no tag (two flattened enums make
+                // a member per pair of variants): the next key may be one.
+                let distinct = |tags: &Vec<(String, Id)>| {
+                    tags.iter()
+                        .enumerate()
+                        .all(|(i, (tag, _))| tags[..i].iter().all(|(other, _)| other != tag))
+                };
+                if let Some(tags) = tags.filter(distinct) {
                     let others: Vec<&str> = members
                         .iter()
                         .flat_map(|n| n.properties.iter().map(|(k, _)| k.as_str()))

@@ -70,7 +70,15 @@ const fn kind(schema: &Schema) -> &'static str {
 /// at the root), or `None` when it can. A user's schema text is taken at its word.
 pub(crate) const fn tool_root(schema: &Schema) -> Option<Message> {
     if crate::schema::is_object(schema) || matches!(core(schema), Schema::Raw(_)) {
-        return None;
+        return match unbounded(schema, "") {
+            Some(field) => Some(
+                Message::new()
+                    .push("stitch: a schema cannot say the object at `")
+                    .push(field)
+                    .push("` (the root when empty): it flattens more than 4 enums, or enums whose variants combine into more than 64 objects (one per choice of a variant of each); flatten fewer enums into one struct, or nest them under fields"),
+            ),
+            None => None,
+        };
     }
     Some(
         Message::new()
@@ -90,7 +98,7 @@ pub(crate) const fn strict(schema: &Schema) -> Option<Message> {
         return Some(message);
     }
     let root = core(schema);
-    let flattens = matches!(root, Schema::Object(o) if crate::schema::flattened_union(o).is_some());
+    let flattens = matches!(root, Schema::Object(o) if crate::schema::flattened_unions(o).len > 0);
     if flattens || !matches!(root, Schema::Object(_) | Schema::Raw(_)) {
         let what = match root {
             Schema::Map(_) => "a map, whose keys strict mode cannot leave open",
@@ -119,6 +127,54 @@ pub(crate) const fn strict(schema: &Schema) -> Option<Message> {
             ))
         }
         None => None,
+    }
+}
+
+/// The innermost field holding an object whose flattened unions are past the bounds
+/// (`schema::MAX_UNIONS`), which the writer cannot say.
+const fn unbounded(schema: &Schema, field: &'static str) -> Option<&'static str> {
+    match core(schema) {
+        Schema::Array { items: inner, .. } | Schema::OneOrMany(inner) | Schema::Map(inner) => {
+            unbounded(inner, field)
+        }
+        Schema::External { content, .. }
+        | Schema::Adjacent {
+            content: Some(content),
+            ..
+        } => unbounded(content, field),
+        Schema::Tagged { body, .. } => unbounded(body, field),
+        Schema::Tuple(members) | Schema::OneOf(members) | Schema::AnyOf(members) => {
+            let mut i = 0;
+            while i < members.len() {
+                if let Some(found) = unbounded(members[i], field) {
+                    return Some(found);
+                }
+                i += 1;
+            }
+            None
+        }
+        Schema::Object(object) => {
+            if !crate::schema::flattened_unions(object).bounded() {
+                return Some(field);
+            }
+            let mut i = 0;
+            while i < object.properties.len() {
+                let p = &object.properties[i];
+                if let Some(found) = unbounded(p.schema(), p.name()) {
+                    return Some(found);
+                }
+                i += 1;
+            }
+            let mut f = 0;
+            while f < object.flatten.len() {
+                if let Some(found) = unbounded(object.flatten[f].schema, field) {
+                    return Some(found);
+                }
+                f += 1;
+            }
+            None
+        }
+        _ => None,
     }
 }
 

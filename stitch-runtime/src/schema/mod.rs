@@ -309,25 +309,90 @@ pub(crate) const fn core(mut schema: &Schema) -> &Schema {
     schema
 }
 
-/// The first flattened field of `object` whose type is a union (an enum with data), looking
-/// into the structs flattened into it, and whether it is an `Option` or inside one (then the
-/// parent alone is a member too: serde reads `None`).
-pub(crate) const fn flattened_union(object: &Object) -> Option<(&'static [&'static Schema], bool)> {
+/// The most flattened unions one object's schema combines (looking into the structs
+/// flattened into it), and the most members the combination may have: each member is one
+/// variant of every union, so their number is the product of the unions' sizes. A type past
+/// either is refused when it is used as a tool ([`check::tool_root`]).
+pub(crate) const MAX_UNIONS: usize = 4;
+/// See [`MAX_UNIONS`].
+pub(crate) const MAX_MEMBERS: usize = 64;
+
+/// The flattened fields of an object whose type is a union (an enum with data), looking into
+/// the structs flattened into it, in the order serde meets them: each union's members, and
+/// whether it is an `Option` or inside one (then the parent alone is one of its choices too:
+/// serde reads `None`).
+#[derive(Clone, Copy)]
+pub(crate) struct Unions {
+    pub(crate) list: [(&'static [&'static Schema], bool); MAX_UNIONS],
+    pub(crate) len: usize,
+    /// More than [`MAX_UNIONS`] were found (the first ones are in `list`).
+    pub(crate) overflow: bool,
+}
+
+impl Unions {
+    /// How many choices the `u`th union offers: one per variant (an externally tagged
+    /// enum's unit variants one each), and `None` when it is optional.
+    pub(crate) const fn choices(&self, u: usize) -> usize {
+        let (members, optional) = self.list[u];
+        let mut n = optional as usize;
+        let mut i = 0;
+        while i < members.len() {
+            n += match core(members[i]) {
+                Schema::Enum(names) => names.len(),
+                _ => 1,
+            };
+            i += 1;
+        }
+        n
+    }
+
+    /// How many members the combination has (saturating): the product of the choices.
+    pub(crate) const fn members(&self) -> usize {
+        let mut n: usize = 1;
+        let mut u = 0;
+        while u < self.len {
+            n = n.saturating_mul(self.choices(u));
+            u += 1;
+        }
+        n
+    }
+
+    /// Whether a schema can say this combination within the bounds (see [`MAX_UNIONS`]).
+    pub(crate) const fn bounded(&self) -> bool {
+        !self.overflow && self.members() <= MAX_MEMBERS
+    }
+}
+
+/// The flattened unions of `object` (see [`Unions`]).
+pub(crate) const fn flattened_unions(object: &Object) -> Unions {
+    const NONE: &[&Schema] = &[];
+    let mut unions = Unions {
+        list: [(NONE, false); MAX_UNIONS],
+        len: 0,
+        overflow: false,
+    };
+    gather(object, false, &mut unions);
+    unions
+}
+
+const fn gather(object: &Object, optional: bool, unions: &mut Unions) {
     let mut f = 0;
     while f < object.flatten.len() {
-        let optional = object.flatten[f].optional;
+        let optional = optional || object.flatten[f].optional;
         match core(object.flatten[f].schema) {
-            Schema::OneOf(members) | Schema::AnyOf(members) => return Some((members, optional)),
-            Schema::Object(inner) => {
-                if let Some((members, inside)) = flattened_union(inner) {
-                    return Some((members, optional || inside));
+            Schema::OneOf(members) | Schema::AnyOf(members) => {
+                if unions.len == MAX_UNIONS {
+                    unions.overflow = true;
+                } else {
+                    unions.list[unions.len] = (members, optional);
+                    unions.len += 1;
                 }
             }
+            Schema::Object(inner) => gather(inner, optional, unions),
             _ => {}
         }
         f += 1;
     }
-    None
 }
 
 /// `a == b`, in a `const fn` (`==` on `str` is not a const operation): the writer

@@ -62,39 +62,37 @@ pub fn walk_flat_whole<T: Coerce>(
     at: &Path<'_>,
     claims: &Claims<'_>,
 ) {
-    walk_handed::<T, _>(map, cx, at, claims, |value, cx| {
+    walk_handed::<T, _>(map, cx, claims, |value, cx| {
         T::walk(value, cx, at, Bounds::NONE)
     });
 }
 
 /// Runs `walk` on the keys handed to a flattened `T` ([`handed`]), as one object at the
-/// parent's place and depth, and puts them back; `None` when the text sent a key twice, where
-/// serde reads the text as sent and the walk goes for depth only ([`text_decides`]).
+/// parent's place and depth, and puts them back. The notes of keys the text sent twice follow
+/// the keys there and back, so the walk judges them as serde reads the text
+/// (`docs/rules.md#duplicates`): a list written as text among them is refused all the same.
 fn walk_handed<T: Coerce, R>(
     map: &mut Map<String, Value>,
     cx: &mut Cx,
-    at: &Path<'_>,
     claims: &Claims<'_>,
     walk: impl FnOnce(&mut Value, &mut Cx) -> R,
-) -> Option<R> {
-    if cx.has_duplicates() {
-        text_decides::<T>(map, cx, at, claims);
-        return None;
-    }
+) -> R {
+    let noted = cx.noted_in(&[map]);
     let (mut value, parted) = handed::<T>(map, claims);
+    let none = Map::new();
+    cx.follow(&noted, &[value.as_object().unwrap_or(&none), &parted.kept]);
     let done = cx.within_parent(|cx| walk(&mut value, cx));
+    let noted = cx.noted_in(&[value.as_object().unwrap_or(&none), &parted.kept]);
     parted.rejoin(map, value);
-    Some(done)
+    cx.follow(&noted, &[map]);
+    done
 }
 
-/// A flattened union decided by serde when the text sent some key twice: serde reads the keys
-/// as the text sent them (every time, in order), which the `Value` does not hold, so the walk
-/// leaves them as they are (depth only) and the text surfaces read the text
-/// (`docs/rules.md#duplicates`). (Walking them as one object would move the values the
-/// notes of keys sent twice know by their address.)
+/// A flattened `Option` that is `None`: serde hands its keys to no one, so the walk leaves
+/// them as they are (depth only).
 #[cold]
 #[inline(never)]
-fn text_decides<T: Coerce>(
+fn left_as_sent<T: Coerce>(
     map: &Map<String, Value>,
     cx: &mut Cx,
     at: &Path<'_>,
@@ -170,9 +168,9 @@ fn flat_option_decided<T: Coerce>(
     at: &Path<'_>,
     claims: &Claims<'_>,
 ) {
-    let some = walk_handed::<T, _>(map, cx, at, claims, |value, cx| decide::<T>(value, cx, at));
-    if some == Some(false) {
-        text_decides::<T>(map, cx, at, claims);
+    let some = walk_handed::<T, _>(map, cx, claims, |value, cx| decide::<T>(value, cx, at));
+    if !some {
+        left_as_sent::<T>(map, cx, at, claims);
     }
 }
 
@@ -195,9 +193,14 @@ fn decide<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) -> bool {
     if deserialized::<T>(value).is_none() {
         return false;
     }
-    if !cx.is_apply() {
+    if !cx.is_apply() || cx.has_duplicates() {
         let mut probe = cx.probe();
         flat_member::<T>(value, &mut probe, at, Bounds::NONE);
+        // A key of `T`'s sent twice: serde refuses `T` for the text, so the field is `None`.
+        if probe.met_duplicate() {
+            cx.end_probe(probe);
+            return false;
+        }
         cx.absorb(probe);
     }
     true

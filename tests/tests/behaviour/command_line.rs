@@ -358,3 +358,195 @@ fn help_comes_from_the_doc_comments() {
     assert!(help.contains("--tags <value>..."), "{help}");
     assert!(help.contains("--filters <json>"), "{help}");
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum IntOp {
+    Move {
+        paths: OneOrMany<String>,
+        #[stitch(minimum = 1)]
+        n: Option<u32>,
+    },
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatInt {
+    name: String,
+    #[serde(flatten)]
+    act: IntOp,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+enum ExtOp {
+    Move { paths: OneOrMany<String> },
+    Tag(Vec<String>),
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatExt {
+    name: String,
+    #[serde(flatten)]
+    act: ExtOp,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op", content = "args")]
+enum AdjOp {
+    Move { paths: OneOrMany<String> },
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatAdj {
+    name: String,
+    #[serde(flatten)]
+    act: AdjOp,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum UntOp {
+    Move { paths: OneOrMany<String> },
+    Code { code: u32 },
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatUnt {
+    name: String,
+    #[serde(flatten)]
+    act: UntOp,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatOpt {
+    name: String,
+    #[serde(flatten)]
+    act: Option<IntOp>,
+}
+
+/// `from_argv` on `argv` gives what `from_value` gives for `args`, and that is accepted.
+fn argv_reads<T: ToolArgs + PartialEq + std::fmt::Debug>(argv: &[&str], args: serde_json::Value) {
+    let by_value = T::from_value(args.clone()).unwrap_or_else(|e| panic!("{args}: {e}"));
+    let by_argv = T::from_argv("t", argv).unwrap_or_else(|e| panic!("{argv:?}: {e}"));
+    assert_eq!(by_argv, by_value, "{argv:?}");
+}
+
+#[test]
+fn a_flattened_enum_of_every_tagging_is_read_from_its_flags() {
+    use serde_json::json;
+    argv_reads::<FlatInt>(
+        &[
+            "--name", "a", "--op", "Move", "--paths", "x", "--paths", "y", "--n", "2",
+        ],
+        json!({"name": "a", "op": "Move", "paths": ["x", "y"], "n": 2}),
+    );
+    argv_reads::<FlatInt>(
+        &["--name", "a", "--op", "Stop"],
+        json!({"name": "a", "op": "Stop"}),
+    );
+    argv_reads::<FlatExt>(
+        &["--name", "a", "--move", r#"{"paths": "x"}"#],
+        json!({"name": "a", "Move": {"paths": "x"}}),
+    );
+    argv_reads::<FlatExt>(
+        &["--name", "a", "--tag", "x", "--tag", "y"],
+        json!({"name": "a", "Tag": ["x", "y"]}),
+    );
+    argv_reads::<FlatExt>(
+        &["--name", "a", "--stop"],
+        json!({"name": "a", "Stop": null}),
+    );
+    argv_reads::<FlatAdj>(
+        &[
+            "--name",
+            "a",
+            "--op",
+            "Move",
+            "--args",
+            r#"{"paths": ["x"]}"#,
+        ],
+        json!({"name": "a", "op": "Move", "args": {"paths": ["x"]}}),
+    );
+    argv_reads::<FlatAdj>(
+        &["--name", "a", "--op", "Stop"],
+        json!({"name": "a", "op": "Stop"}),
+    );
+    argv_reads::<FlatUnt>(
+        &["--name", "a", "--paths", "x"],
+        json!({"name": "a", "paths": "x"}),
+    );
+    argv_reads::<FlatUnt>(
+        &["--name", "a", "--code", "3"],
+        json!({"name": "a", "code": 3}),
+    );
+    argv_reads::<FlatOpt>(&["--name", "a"], json!({"name": "a"}));
+    argv_reads::<FlatOpt>(
+        &["--name", "a", "--op", "Move", "--paths", "x"],
+        json!({"name": "a", "op": "Move", "paths": "x"}),
+    );
+}
+
+#[test]
+fn a_flattened_enums_flags_are_refused_as_every_surface_refuses_them() {
+    // A list written as text at a variant's one-or-many field: R3, said of the flag.
+    let argv = ["--name", "a", "--op", "Move", "--paths", r#"["x", "y"]"#];
+    let err = FlatInt::from_argv("t", argv).unwrap_err();
+    assert_eq!(issues(&err), [("paths".to_owned(), IssueKind::TextList)]);
+    let err = FlatUnt::from_argv("t", ["--name", "a", "--paths", r#"["x"]"#]).unwrap_err();
+    assert_eq!(issues(&err), [("paths".to_owned(), IssueKind::TextList)]);
+    let err =
+        FlatExt::from_argv("t", ["--name", "a", "--move", r#"{"paths": "[\"x\"]"}"#]).unwrap_err();
+    assert_eq!(
+        issues(&err),
+        [("Move.paths".to_owned(), IssueKind::TextList)]
+    );
+    // A constraint of the variant's.
+    let err = FlatInt::from_argv(
+        "t",
+        ["--name", "a", "--op", "Move", "--paths", "x", "--n", "0"],
+    )
+    .unwrap_err();
+    assert_eq!(issues(&err), [("n".to_owned(), IssueKind::Invalid)]);
+    // The tag is required, as serde requires it; under an `Option`, it is not.
+    let err = FlatInt::from_argv("t", ["--name", "a"]).unwrap_err();
+    assert_eq!(err.to_string(), "missing required flag `--op`");
+    let err = FlatInt::from_argv("t", ["--name", "a", "--op", "Go"]).unwrap_err();
+    let by_value = FlatInt::from_value(serde_json::json!({"name": "a", "op": "Go"})).unwrap_err();
+    assert_eq!(issues(&err), issues(&by_value));
+}
+
+#[test]
+fn help_lists_a_flattened_enums_flags() {
+    let help = |err: stitch_runtime::ArgsError| err.issues()[0].message().to_owned();
+    let int = help(FlatInt::from_argv("t", ["--help"]).unwrap_err());
+    let line = |help: &str, flag: &str| {
+        help.lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap_or_else(|| panic!("no {flag} in {help}"))
+            .to_owned()
+    };
+    assert!(
+        line(&int, "--op <text>").ends_with("(required) [one of: Move, Stop]"),
+        "{int}"
+    );
+    assert!(
+        line(&int, "--paths <value>...").contains("One value"),
+        "{int}"
+    );
+    assert!(
+        line(&int, "--n <number>").ends_with("[at least 1]"),
+        "{int}"
+    );
+    let ext = help(FlatExt::from_argv("t", ["--help"]).unwrap_err());
+    line(&ext, "--move <json>");
+    line(&ext, "--tag <item>...");
+    assert_eq!(line(&ext, "--stop").trim(), "--stop", "{ext}");
+    let adj = help(FlatAdj::from_argv("t", ["--help"]).unwrap_err());
+    line(&adj, "--args <json>");
+    let unt = help(FlatUnt::from_argv("t", ["--help"]).unwrap_err());
+    line(&unt, "--code <number>");
+    let opt = help(FlatOpt::from_argv("t", ["--help"]).unwrap_err());
+    assert!(!line(&opt, "--op <text>").contains("required"), "{opt}");
+}

@@ -627,3 +627,297 @@ fn a_flattened_option_of_every_tagging_is_what_serde_reads() {
         &format!("paths {TEXT_LIST}"),
     );
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Picks {
+    top: u32,
+    paths: OneOrMany<String>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsPicks {
+    name: String,
+    #[serde(flatten)]
+    picks: Option<Picks>,
+}
+
+/// The text surfaces' verdicts on `text`: `from_json`, then `Args<T>`.
+fn text_verdicts<T: ToolArgs + std::fmt::Debug>(text: &str) -> [Result<T, String>; 2] {
+    [
+        T::from_json(text).map_err(|e| e.to_string()),
+        serde_json::from_str::<Args<T>>(text)
+            .map(|Args(t)| t)
+            .map_err(|e| e.to_string()),
+    ]
+}
+
+#[test]
+fn a_key_sent_twice_does_not_let_a_list_written_as_text_through_a_flattened_union() {
+    // An unknown key sent twice beside the list: serde reads the text as `One("[\"a\"]")`.
+    let untagged = r#"{"name": "a", "x": 1, "x": 2, "paths": "[\"a\", \"b\"]"}"#;
+    let option = r#"{"name": "a", "x": 1, "x": 2, "top": 1, "paths": "[\"a\"]"}"#;
+    assert!(serde_json::from_str::<HoldsUnt>(untagged).is_ok());
+    assert!(serde_json::from_str::<HoldsPicks>(option).is_ok());
+    for got in text_verdicts::<HoldsUnt>(untagged) {
+        assert_eq!(got, Err(format!("paths {TEXT_LIST}")), "{untagged}");
+    }
+    for got in text_verdicts::<HoldsPicks>(option) {
+        assert_eq!(got, Err(format!("paths {TEXT_LIST}")), "{option}");
+    }
+}
+
+#[test]
+fn a_key_sent_twice_in_a_flattened_union_is_read_as_serde_reads_the_text() {
+    let texts = [
+        // Nothing a rule acts on.
+        r#"{"name": "a", "x": 1, "x": 2, "paths": ["a"]}"#,
+        // `Move` meets `paths` twice, so serde reads `Code`: the lists are not its.
+        r#"{"name": "a", "paths": ["a"], "paths": ["b"], "code": 1}"#,
+        r#"{"name": "a", "paths": "[\"a\"]", "paths": "[\"b\"]", "code": 1}"#,
+    ];
+    for text in texts {
+        let serde = serde_json::from_str::<HoldsUnt>(text).map_err(|e| e.to_string());
+        for got in text_verdicts::<HoldsUnt>(text) {
+            assert_eq!(got, serde, "{text}");
+        }
+    }
+    // `top` sent twice: serde refuses `Picks` for the text, so the field is `None`, and the
+    // list written as text is no one's.
+    let texts = [
+        r#"{"name": "a", "top": 1, "top": 2, "paths": "[\"a\"]"}"#,
+        r#"{"name": "a", "x": 1, "x": 2, "top": 1, "paths": ["a"]}"#,
+    ];
+    for text in texts {
+        let serde = serde_json::from_str::<HoldsPicks>(text).map_err(|e| e.to_string());
+        assert!(serde.is_ok(), "{text}");
+        for got in text_verdicts::<HoldsPicks>(text) {
+            assert_eq!(got, serde, "{text}");
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "kind")]
+enum Target {
+    File {
+        path: String,
+    },
+    Url {
+        url: String,
+        #[stitch(minimum = 1)]
+        port: Option<u16>,
+    },
+}
+
+/// Two flattened enums: the schema is one member per pair of variants.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct TwoFlat {
+    name: String,
+    #[serde(flatten)]
+    act: IntAct,
+    #[serde(flatten)]
+    target: Target,
+}
+
+/// Two more, of other taggings, one of them an `Option`.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct TwoMixed {
+    name: String,
+    #[serde(flatten)]
+    act: ExtAct,
+    #[serde(flatten)]
+    target: Option<Target>,
+}
+
+/// Two flattened enums under a field, where strict formats take them.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct TwoJob {
+    two: TwoFlat,
+    mixed: Option<TwoMixed>,
+}
+
+/// Every format's schema of `T` that takes it at the root.
+fn every_format<T: stitch_runtime::ObjectArgs>() -> Vec<(&'static str, Value)> {
+    let mut all = surfaces::<T>();
+    all.extend([
+        (
+            "openai_responses",
+            tool::openai_responses::<T>("t", None)["parameters"].clone(),
+        ),
+        (
+            "gemini_json_schema",
+            tool::gemini_json_schema::<T>("t", None)["parametersJsonSchema"].clone(),
+        ),
+        ("gemini", tool::gemini::<T>("t", None)["parameters"].clone()),
+        (
+            "anthropic_strict",
+            tool::anthropic_strict::<T>("t", None)["input_schema"].clone(),
+        ),
+    ]);
+    all
+}
+
+#[test]
+fn two_flattened_enums_are_both_in_every_schema_format() {
+    let two = json!([
+        {"name": "a", "op": "Move", "paths": ["x"], "n": 2, "kind": "File", "path": "p"},
+        {"name": "a", "op": "Stop", "kind": "Url", "url": "u"},
+        {"name": "a", "op": "Move", "paths": "x", "kind": "Url", "url": "u"},
+    ]);
+    let mixed = json!([
+        {"name": "a", "Move": {"paths": "x"}, "kind": "File", "path": "p"},
+        {"name": "a", "Tag": ["t"]},
+        {"name": "a", "Stop": null, "kind": "Url", "url": "u"},
+    ]);
+    let schema = tool::mcp::<TwoFlat>("t", None)["inputSchema"].clone();
+    let members = schema["anyOf"].as_array().expect("an anyOf");
+    assert_eq!(members.len(), 4, "{schema}");
+    assert_eq!(
+        members[1]["required"],
+        json!(["name", "op", "kind", "path"]),
+        "{schema}"
+    );
+    assert_eq!(members[3]["properties"]["port"]["minimum"], 1, "{schema}");
+    // 3 choices of `ExtAct` (`Stop`, `Move`, `Tag`) by 3 of `Option<Target>` (`None` too).
+    let schema = tool::mcp::<TwoMixed>("t", None)["inputSchema"].clone();
+    assert_eq!(schema["anyOf"].as_array().unwrap().len(), 9, "{schema}");
+    // Every call serde accepts is valid under every format's schema, and every surface and
+    // the schema's `Coercer` read it as serde does.
+    let formats = |calls: &Value, all: Vec<(&'static str, Value)>| {
+        for call in calls.as_array().unwrap() {
+            for (format, schema) in &all {
+                assert!(
+                    jsonschema::is_valid(schema, call),
+                    "{format}: {call}\n{schema}"
+                );
+            }
+        }
+    };
+    formats(&two, every_format::<TwoFlat>());
+    formats(&mixed, every_format::<TwoMixed>());
+    for call in two.as_array().unwrap() {
+        reads::<TwoFlat>(call.clone(), serde(call.clone()));
+    }
+    for call in mixed.as_array().unwrap() {
+        reads::<TwoMixed>(call.clone(), serde(call.clone()));
+    }
+    // OpenAI's strict formats send every key, an optional one as `null`; Anthropic's leaves
+    // it out.
+    let job = json!({
+        "two": two[0],
+        "mixed": {"name": "a", "Move": {"paths": "x", "n": null}, "kind": "File", "path": "p"},
+    });
+    let left_out = json!({"two": two[1], "mixed": mixed[0]});
+    let strict = [
+        (
+            &job,
+            tool::openai_strict::<TwoJob>("t", None)["function"]["parameters"].clone(),
+        ),
+        (
+            &job,
+            tool::openai_responses_strict::<TwoJob>("t", None)["parameters"].clone(),
+        ),
+        (
+            &left_out,
+            tool::anthropic_strict::<TwoJob>("t", None)["input_schema"].clone(),
+        ),
+    ];
+    for (call, schema) in strict {
+        assert!(jsonschema::is_valid(&schema, call), "{call}\n{schema}");
+        reads::<TwoJob>(call.clone(), serde(call.clone()));
+    }
+    // The second enum's rules and constraints hold on every surface, the Coercer's too.
+    refuses::<TwoFlat>(
+        json!({"name": "a", "op": "Stop", "kind": "Url", "url": "u", "port": 0}),
+        "port: 0 is less than the minimum of 1",
+    );
+    refuses::<TwoFlat>(
+        json!({"name": "a", "op": "Stop", "kind": "Go"}),
+        "unknown variant `Go`, expected `File` or `Url`",
+    );
+}
+
+#[test]
+fn flattened_enums_round_trip_in_every_format_two_at_a_time() {
+    round_trip::<TwoFlat>(every_format::<TwoFlat>(), 60);
+    round_trip::<TwoMixed>(every_format::<TwoMixed>(), 90);
+    let mut strict = every_format::<TwoJob>();
+    strict.push((
+        "openai_strict",
+        tool::openai_strict::<TwoJob>("t", None)["function"]["parameters"].clone(),
+    ));
+    strict.push((
+        "openai_responses_strict",
+        tool::openai_responses_strict::<TwoJob>("t", None)["parameters"].clone(),
+    ));
+    round_trip::<TwoJob>(strict, 200);
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FiveFlat {
+    #[serde(flatten)]
+    a: IntAct,
+    #[serde(flatten)]
+    b: Target,
+    #[serde(flatten)]
+    c: Option<Picks>,
+    #[serde(flatten)]
+    d: UntAct,
+    #[serde(flatten)]
+    e: AdjAct,
+    #[serde(flatten)]
+    f: ExtAct,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Under {
+    five: Option<FiveFlat>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "f")]
+enum Five {
+    A,
+    B,
+    C,
+    D,
+    E,
+}
+
+/// Four flattened enums whose choices multiply to 5 × 3 × 3 × 2 = 90 members.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Wide {
+    #[serde(flatten)]
+    f: Five,
+    #[serde(flatten)]
+    act: ExtAct,
+    #[serde(flatten)]
+    target: Option<Target>,
+    #[serde(flatten)]
+    adj: AdjAct,
+}
+
+#[test]
+fn too_many_flattened_enums_are_a_compile_error_not_a_wrong_schema() {
+    let error = stitch_runtime::__private::tool_error::<Wide>().expect("refused");
+    assert!(error.contains("more than 64 objects"), "{error}");
+    // `INPUT_SCHEMA`, which no `tool::…` function checks, says nothing of the enums' keys
+    // then: open, it takes every call serde reads (and more), never fewer.
+    let schema: Value = serde_json::from_str(Wide::INPUT_SCHEMA).unwrap();
+    assert_eq!(
+        schema["anyOf"].as_array().map(Vec::len),
+        Some(1),
+        "{schema}"
+    );
+    let call = json!({"f": "A", "Stop": null, "op": "Stop"});
+    assert!(serde::<Wide>(call.clone()).target.is_none());
+    assert!(jsonschema::is_valid(&schema, &call), "{schema}");
+    use stitch_runtime::__private::tool_error;
+    // IntAct 2 × Target 2 × UntAct 2 × AdjAct 2 × ExtAct 3 = 48 members, within the bound;
+    // past it, a compile error naming the object.
+    let error = tool_error::<FiveFlat>().expect("refused");
+    assert!(error.contains("more than 4 enums"), "{error}");
+    let error = tool_error::<Under>().expect("refused");
+    assert!(error.contains("`five`"), "{error}");
+    assert_eq!(tool_error::<TwoMixed>(), None);
+}

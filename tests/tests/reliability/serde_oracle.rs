@@ -18,7 +18,7 @@ use stitch_runtime::{Args, ToolArgs};
 
 use stitch_tests::shapes::{
     may_be_text, Chain, FlatAdjacent, FlatExternal, FlatOption, FlatOptionTagged, FlatTagged,
-    FlatUntagged, Internal, Loose, Rare, Top,
+    FlatTwo, FlatUntagged, Internal, Loose, Rare, Top,
 };
 
 use super::one_answer::{near, twice, with_a_key_twice, Twice, G};
@@ -116,6 +116,17 @@ static FLAT_ADJACENT: G = G::Obj(
         ("note", G::Str, false),
         ("t", G::Words(&["A", "B", "U", "C"]), true),
         ("c", G::Ref(&ADJACENT_CONTENT), false),
+    ],
+    None,
+);
+/// Two flattened enums: the adjacently tagged one's keys beside the externally tagged one's.
+static FLAT_TWO: G = G::Obj(
+    &[
+        ("note", G::Str, false),
+        ("t", G::Words(&["A", "B", "U", "C"]), true),
+        ("c", G::Ref(&ADJACENT_CONTENT), false),
+        ("go", G::Seq(&G::Num), true),
+        ("stop", G::Obj(&[("why", G::Str, true)], None), false),
     ],
     None,
 );
@@ -304,6 +315,7 @@ oracle_tests! {
     serde_answers_for_an_untagged_enum_flattened: FlatUntagged = &FLAT_UNTAGGED;
     serde_answers_for_a_flattened_option_of_a_struct: FlatOption = &FLAT_OPTION;
     serde_answers_for_a_flattened_option_of_a_tagged_enum: FlatOptionTagged = &FLAT_OPTION_TAGGED;
+    serde_answers_for_two_flattened_enums: FlatTwo = &FLAT_TWO;
 }
 
 #[test]

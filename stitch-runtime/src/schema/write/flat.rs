@@ -3,13 +3,19 @@
 //! object is written as the union itself, `{"type":"object","anyOf":[…]}`, each member an
 //! object of the parent's properties and one variant's keys (its tag, its fields, its key or
 //! content key): `docs/rules.md#flattened-unions`. The members are `anyOf`, the widest truth:
-//! an externally tagged variant is the first key naming one, whatever keys follow.
+//! an externally tagged variant is the first key naming one, whatever keys follow. Two or more
+//! flattened unions make one member per combination of their variants (a product, not an
+//! `allOf`, which several formats' subsets lack, and which strict formats' closed members could
+//! not satisfy together), bounded by `MAX_MEMBERS`.
 
 use super::parts::flattened_map;
 use super::{Extras, Writer, NO_BOUNDS};
-use crate::schema::{as_object, core, Object, Schema};
+use crate::schema::{as_object, core, Object, Schema, Unions, MAX_UNIONS};
 
-pub(super) use crate::schema::flattened_union;
+/// Whether `object` holds a flattened union, so is written as [`Writer::distributed`].
+pub(super) const fn flattens(object: &Object) -> bool {
+    crate::schema::flattened_unions(object).len > 0
+}
 
 /// One variant's keys, as a member adds them to the parent's.
 #[derive(Clone, Copy)]
@@ -28,50 +34,55 @@ enum Part<'s> {
 }
 
 impl Writer<'_> {
-    /// `object` (with `tag`, an internally tagged variant's constant) holding the flattened
-    /// union `members`, as the union of one object per variant.
+    /// `object` (with `tag`, an internally tagged variant's constant) holding flattened
+    /// unions, as the union of one object per combination of their variants. Past the bounds
+    /// (refused when the type is used as a tool) nothing is said of the unions' keys.
     pub(super) const fn distributed(
         &mut self,
         object: &Object,
         extras: Extras,
         tag: Option<(&str, &str)>,
-        union: (&[&Schema], bool),
     ) {
-        let (members, optional) = union;
+        let unions = crate::schema::flattened_unions(object);
         let mut first = self.open(extras);
         self.key(&mut first, "type");
         self.string("object");
         self.key(&mut first, "anyOf");
         self.raw(b"[");
         let mut any = false;
-        let mut i = 0;
-        while i < members.len() {
-            match core(members[i]) {
-                // An externally tagged enum's unit variants: each name a key holding `null`.
-                Schema::Enum(names) => {
-                    let mut n = 0;
-                    while n < names.len() {
-                        self.member(object, tag, Part::Keyed(names[n], None), &mut any);
-                        n += 1;
-                    }
+        let total = if unions.bounded() {
+            unions.members()
+        } else {
+            1
+        };
+        let mut n = 0;
+        while n < total {
+            let mut parts = [Part::Nothing; MAX_UNIONS];
+            if unions.bounded() {
+                // The `n`th combination, the first union's choice varying fastest.
+                let mut rest = n;
+                let mut u = 0;
+                while u < unions.len {
+                    let choices = unions.choices(u);
+                    parts[u] = choice(&unions, u, rest % choices);
+                    rest /= choices;
+                    u += 1;
                 }
-                member => self.member(object, tag, part(member), &mut any),
             }
-            i += 1;
-        }
-        if optional {
-            self.member(object, tag, Part::Nothing, &mut any);
+            self.member(object, tag, &parts, &mut any);
+            n += 1;
         }
         self.raw(b"]}");
     }
 
-    /// One member: the parent's properties and the variant's keys, both required as each
-    /// says; the parent's unknown keys as it says (a flattened map's values, or none).
+    /// One member: the parent's properties and each union's chosen variant's keys, all
+    /// required as each says; the parent's unknown keys as it says (a flattened map's values,
+    /// or none).
     const fn member(
         &mut self,
         object: &Object,
         tag: Option<(&str, &str)>,
-        part: Part<'_>,
+        parts: &[Part<'_>; MAX_UNIONS],
         any: &mut bool,
     ) {
         if *any {
@@ -88,26 +99,10 @@ impl Writer<'_> {
             self.constant_property(key, value, &mut props);
         }
         self.properties(object, &mut props);
-        match part {
-            Part::Nothing => {}
-            Part::Keyed(key, content) => self.property(key, content, &mut props),
-            Part::Tagged(tag, value, body) => {
-                self.constant_property(tag, value, &mut props);
-                if let Some(body) = body {
-                    self.properties(body, &mut props);
-                }
-            }
-            Part::Adjacent(tag, value, content_key, content) => {
-                self.constant_property(tag, value, &mut props);
-                if let Some(content) = content {
-                    self.property(content_key, Some(content), &mut props);
-                }
-            }
-            Part::Body(body) => {
-                if let Some(body) = body {
-                    self.properties(body, &mut props);
-                }
-            }
+        let mut u = 0;
+        while u < MAX_UNIONS {
+            self.part_properties(parts[u], &mut props);
+            u += 1;
         }
         self.raw(b"}");
         self.key(&mut first, "required");
@@ -117,26 +112,10 @@ impl Writer<'_> {
             self.required_key(key, &mut required);
         }
         self.required(object, &mut required, false);
-        match part {
-            Part::Nothing => {}
-            Part::Keyed(key, _) => self.required_key(key, &mut required),
-            Part::Tagged(tag, _, body) => {
-                self.required_key(tag, &mut required);
-                if let Some(body) = body {
-                    self.required(body, &mut required, false);
-                }
-            }
-            Part::Adjacent(tag, _, content_key, content) => {
-                self.required_key(tag, &mut required);
-                if content.is_some() {
-                    self.required_key(content_key, &mut required);
-                }
-            }
-            Part::Body(body) => {
-                if let Some(body) = body {
-                    self.required(body, &mut required, false);
-                }
-            }
+        let mut u = 0;
+        while u < MAX_UNIONS {
+            self.part_required(parts[u], &mut required);
+            u += 1;
         }
         self.raw(b"]");
         if let Some(values) = flattened_map(object) {
@@ -144,6 +123,56 @@ impl Writer<'_> {
             self.schema(values, Extras::NONE, NO_BOUNDS);
         }
         self.raw(b"}");
+    }
+
+    /// The properties one variant adds.
+    const fn part_properties(&mut self, part: Part<'_>, props: &mut bool) {
+        match part {
+            Part::Nothing => {}
+            Part::Keyed(key, content) => self.property(key, content, props),
+            Part::Tagged(tag, value, body) => {
+                self.constant_property(tag, value, props);
+                if let Some(body) = body {
+                    self.properties(body, props);
+                }
+            }
+            Part::Adjacent(tag, value, content_key, content) => {
+                self.constant_property(tag, value, props);
+                if let Some(content) = content {
+                    self.property(content_key, Some(content), props);
+                }
+            }
+            Part::Body(body) => {
+                if let Some(body) = body {
+                    self.properties(body, props);
+                }
+            }
+        }
+    }
+
+    /// The keys one variant requires.
+    const fn part_required(&mut self, part: Part<'_>, required: &mut bool) {
+        match part {
+            Part::Nothing => {}
+            Part::Keyed(key, _) => self.required_key(key, required),
+            Part::Tagged(tag, _, body) => {
+                self.required_key(tag, required);
+                if let Some(body) = body {
+                    self.required(body, required, false);
+                }
+            }
+            Part::Adjacent(tag, _, content_key, content) => {
+                self.required_key(tag, required);
+                if content.is_some() {
+                    self.required_key(content_key, required);
+                }
+            }
+            Part::Body(body) => {
+                if let Some(body) = body {
+                    self.required(body, required, false);
+                }
+            }
+        }
     }
 
     const fn constant_property(&mut self, key: &str, value: &str, any: &mut bool) {
@@ -192,4 +221,29 @@ const fn part(member: &Schema) -> Part<'_> {
         } => Part::Adjacent(tag, value, content_key, *content),
         other => Part::Body(as_object(other)),
     }
+}
+
+/// The `k`th choice of the `u`th union: its variants in order (an externally tagged enum's
+/// unit variants each a key holding `null`), then `None` when it is optional.
+const fn choice(unions: &Unions, u: usize, mut k: usize) -> Part<'static> {
+    let (members, _) = unions.list[u];
+    let mut i = 0;
+    while i < members.len() {
+        match core(members[i]) {
+            Schema::Enum(names) => {
+                if k < names.len() {
+                    return Part::Keyed(names[k], None);
+                }
+                k -= names.len();
+            }
+            member => {
+                if k == 0 {
+                    return part(member);
+                }
+                k -= 1;
+            }
+        }
+        i += 1;
+    }
+    Part::Nothing
 }

@@ -110,8 +110,8 @@ impl Writer<'_> {
             },
             _ => extras,
         };
-        if let Some(union) = super::flat::flattened_union(object) {
-            self.distributed(object, extras, tag, union);
+        if super::flat::flattens(object) {
+            self.distributed(object, extras, tag);
             return;
         }
         let mut first = self.open(extras);

@@ -1,6 +1,8 @@
 //! Probes: a check pass of one member of a union beside the walk, kept apart from it (its
 //! issues dropped or absorbed, the notes of keys sent twice handed back).
 
+use serde_json::{Map, Value};
+
 use super::{Cx, Duplicates, UNTAGGED_NEST};
 
 /// Probes: a check pass of one member of a union beside this walk, kept apart from it.
@@ -59,6 +61,19 @@ impl Cx {
     /// Whether the arguments' text sent some key twice.
     pub(crate) fn has_duplicates(&self) -> bool {
         !self.duplicates.is_empty()
+    }
+
+    /// The entries of `maps` whose key the text sent twice: see [`Cx::follow`].
+    pub(crate) fn noted_in(&self, maps: &[&Map<String, Value>]) -> Vec<(String, usize)> {
+        self.duplicates.noted_in(maps)
+    }
+
+    /// The notes of keys sent twice follow the entries `noted` (from [`Cx::noted_in`]), moved
+    /// into `maps`, so a walk of them there still knows which were sent twice.
+    pub(crate) fn follow(&mut self, noted: &[(String, usize)], maps: &[&Map<String, Value>]) {
+        if !noted.is_empty() {
+            self.duplicates.follow(noted, maps);
+        }
     }
 
     /// Whether the text sent the key holding `item` twice in its object (never, for a
