@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::bounds_hold::bounds_checks;
-use super::fields::{coerce_of, field_walk, fields_walk};
+use super::fields::{coerce_of, field_walk, fields_table};
 use super::walk_fn;
 use crate::model::ast::{Container, Field, Style, Tagging, Variant};
 
@@ -38,9 +38,9 @@ pub(super) fn expand(
 }
 
 /// `SHAPE` and `walk`, plus the helpers they call: for each variant `i` with fields, a content
-/// walker (`__stitch_content_i`, see [`content_walker`]), and for a struct variant the walk
-/// of its fields over a map (`__stitch_fields_i`, shared with the internally tagged form,
-/// whose fields sit beside the tag).
+/// walker (`__stitch_content_i`, see [`content_walker`]), and for a struct variant the table
+/// of its fields (`__STITCH_FIELDS_i`, walked by [`fields_walk`]; shared with the internally
+/// tagged form, whose fields sit beside the tag).
 fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> TokenStream {
     // The indices `i` below count the variants serde reads, skipped ones left out.
     let variants: Vec<&Variant> = all.iter().filter(|v| !v.skip).collect();
@@ -69,20 +69,16 @@ fn walk(cont: &Container, all: &[Variant], helpers: &mut Vec<TokenStream>) -> To
             helpers.push(content_walker(i, variant));
         }
     }
-    let mut extra = Vec::new();
     for (i, variant) in variants.iter().enumerate() {
         if variant.style == Style::Struct {
-            let rules = super::fields::FieldRules {
-                table: cont.generics.params.is_empty(),
-                ..super::fields::FieldRules::default()
-            };
-            let (walk, keys) = fields_walk(&variant.fields, &format!("_{i}"), &mut extra, rules);
-            extra.extend(keys.table);
-            let helper = super::flat_fn(&fields_fn(i), quote!(let _ = __owned; #walk));
-            extra.push(quote!(#[doc(hidden)] #helper));
+            let table = fields_table(&variant.fields, super::fields::FieldRules::default());
+            let name = fields_const(i);
+            helpers.push(quote! {
+                #[doc(hidden)]
+                const #name: &'static _stitch::Fields = #table;
+            });
         }
     }
-    helpers.extend(extra);
     match tagging {
         Tagging::External => super::externally::walk(&variants),
         Tagging::Internal { tag } => super::internally::walk(&variants, &tag),
@@ -96,9 +92,16 @@ pub(super) fn content_fn(i: usize) -> syn::Ident {
     format_ident!("__stitch_content_{}", i)
 }
 
-/// The name of struct variant `i`'s field walk.
-pub(super) fn fields_fn(i: usize) -> syn::Ident {
-    format_ident!("__stitch_fields_{}", i)
+/// The name of struct variant `i`'s field table.
+fn fields_const(i: usize) -> syn::Ident {
+    format_ident!("__STITCH_FIELDS_{}", i)
+}
+
+/// The walk of struct variant `i`'s fields over `__map` at `__at`, handed `claims` (what the
+/// levels around the object declare): the runtime's loop over the variant's table.
+pub(super) fn fields_walk(i: usize, claims: TokenStream) -> TokenStream {
+    let table = fields_const(i);
+    quote!(_stitch::walk_fields(__map, __cx, __at, #claims, Self::#table))
 }
 
 /// The walker of a tuple or struct variant's content, wherever the tagging puts it:
@@ -108,7 +111,7 @@ pub(super) fn fields_fn(i: usize) -> syn::Ident {
 ///     match __value {
 ///         // a struct variant:
 ///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
-///             Self::__stitch_fields_0(__map, __cx, __at);
+///             _stitch::walk_fields(__map, __cx, __at, &_stitch::Claims::NONE, Self::__STITCH_FIELDS_0);
 ///             __cx.leave();
 ///         },
 ///         // a tuple variant: each element as its field's type, extra elements depth only
@@ -133,11 +136,11 @@ fn content_walker(i: usize, variant: &Variant) -> TokenStream {
     };
     let body = match variant.style {
         Style::Struct => {
-            let fields_fn = fields_fn(i);
+            let walk = fields_walk(i, quote!(&_stitch::Claims::NONE));
             quote! {
                 _stitch::Value::Object(__map) => {
                     if __cx.enter(__at) {
-                        Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::NONE);
+                        #walk;
                         __cx.leave();
                     }
                 }

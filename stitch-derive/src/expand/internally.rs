@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::enum_::{fields_fn, tagged_object, which_variant};
+use super::enum_::{fields_walk, tagged_object, which_variant};
 use super::fields::coerce_of;
 use crate::model::ast::{Style, Variant};
 
@@ -15,7 +15,8 @@ use crate::model::ast::{Style, Variant};
 ///         _stitch::Value::Object(__map) => if __cx.enter(__at) {
 ///             let __which: usize = /* enum_::which_variant, by the "type" key */;
 ///             match __which {
-///                 0 => Self::__stitch_fields_0(__map, __cx, __at, &__tag),  // a struct variant
+///                 0 => _stitch::walk_fields(__map, __cx, __at, &__tag, Self::__STITCH_FIELDS_0),
+///                                                                    // a struct variant
 ///                 1 => <Inner as _stitch::Coerce>::walk_flat(__map, __cx, __at, &__tag),
 ///                                                                    // a newtype variant
 ///                 _ => _stitch::untyped_entries(__map, __cx, __at),   // unit, or no variant
@@ -61,14 +62,13 @@ pub(super) fn arms(variants: &[&Variant], claims: TokenStream, flat: bool) -> Ve
         .map(|(i, v)| {
             let walk = match v.style {
                 Style::Struct => {
-                    let fields_fn = fields_fn(i);
                     // The tag is the enum's key: no flattened map of the variant reads it. Only
                     // a variant with a flattened field asks (the others are handed nothing to
                     // build), unless the enum is itself flattened.
                     if flat || v.fields.iter().any(|f| f.flatten && !f.skip) {
-                        quote!(Self::#fields_fn(__map, __cx, __at, #claims))
+                        fields_walk(i, claims.clone())
                     } else {
-                        quote!(Self::#fields_fn(__map, __cx, __at, &_stitch::Claims::NONE))
+                        fields_walk(i, quote!(&_stitch::Claims::NONE))
                     }
                 }
                 // The newtype's type (a struct, a map) reads its keys from the shared object;

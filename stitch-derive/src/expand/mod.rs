@@ -55,7 +55,7 @@ pub fn expand(cont: &Container) -> TokenStream {
                 None => quote!(),
             }
         }
-        Data::Struct(fields) => struct_::named(cont, fields, &mut helpers),
+        Data::Struct(fields) => struct_::named(cont, fields),
         Data::Newtype(field) => struct_::transparent(field),
         Data::Enum(variants) => enum_::expand(cont, variants, &mut helpers),
         Data::Unsupported => quote!(),
@@ -216,7 +216,7 @@ fn flat_delegation(coerce: &TokenStream) -> TokenStream {
 }
 
 /// A function `name` with `walk_flat`'s parameters around `body`, which reads `__map`, `__cx`,
-/// `__at` and `__owned`: a struct's `walk_flat`, or a struct variant's fields helper.
+/// `__at` and `__owned`: a flattened enum's or a delegating type's `walk_flat`.
 fn flat_fn(name: &syn::Ident, body: TokenStream) -> TokenStream {
     quote! {
         #[inline]

@@ -5,8 +5,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::bounds_hold::bounds_checks;
-use super::fields::{coerce_of, fields_walk, inherited_bounds, FieldRules};
-use super::{flat_delegation, flat_fn, no_bounds, no_text_list, walk_fn};
+use super::fields::{coerce_of, fields_table, inherited_bounds, FieldRules};
+use super::{flat_delegation, no_bounds, no_text_list, walk_fn};
 use crate::model::ast::{Container, Field};
 
 /// The `Coerce` items of a struct with named fields:
@@ -17,63 +17,28 @@ use crate::model::ast::{Container, Field};
 /// }
 /// fn accepts_text_list(_: &str, _: _stitch::Bounds) -> bool { false }  // no array member
 /// const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
-/// // `walk`: `Coerce`'s default, `walk_object` (R1 for a string, then `walk_flat`)
 /// const FIELDS: _stitch::Option<&'static _stitch::Fields> = _stitch::Some(&_stitch::Fields { … });
-/// // or, with flattened fields or type parameters, in place of the table:
-/// fn walk_flat(__map, __cx, __at, __owned) { /* fields::fields_walk */ }
-/// fn declares_key(__key: &str) -> bool { _stitch::core::matches!(__key, "paths" | …) }
-/// // with flattened fields, also `owns_key` (a flattened map reads every key)
 /// ```
 ///
-/// The fields are walked in `walk_flat` so that the same code serves the struct flattened
-/// into another (`#[serde(flatten)]`) or as an internally tagged variant's content.
-pub(super) fn named(
-    cont: &Container,
-    fields: &[Field],
-    helpers: &mut Vec<TokenStream>,
-) -> TokenStream {
+/// `walk` (R1 for a string, then `walk_flat`), `walk_flat`, `declares_key` and `owns_key` are
+/// the trait's defaults, which read the table (`fields::fields_table`): the fields are walked
+/// in `walk_flat` so that the same code serves the struct flattened into another
+/// (`#[serde(flatten)]`) or as an internally tagged variant's content.
+pub(super) fn named(cont: &Container, fields: &[Field]) -> TokenStream {
     let rules = FieldRules {
-        table: cont.generics.params.is_empty(),
         container_default: cont.serde.default,
         deny_unknown: cont.serde.deny_unknown_fields,
     };
-    let (walk, keys) = fields_walk(fields, "", helpers, rules);
-    let table = keys.table;
-    let declares = keys.declares;
-    let owns = keys.owns.map(|owns| {
-        quote! {
-            #[inline]
-            fn owns_key(__key: &str) -> bool {
-                #owns
-            }
-        }
-    });
+    let table = fields_table(fields, rules);
     let bounds_hold = bounds_hold(fields);
     // A struct is no array member: R3 never refuses at it (its fields decide for themselves).
     let text_list = no_text_list();
-    // A table (`FIELDS`) is walked and its keys declared by the trait's default methods.
-    let flat = if table.is_some() {
-        quote!()
-    } else {
-        let walk_flat = flat_fn(
-            &quote::format_ident!("walk_flat"),
-            quote!(let _ = __owned; #walk),
-        );
-        quote! {
-            #walk_flat
-            #[inline]
-            fn declares_key(__key: &str) -> bool {
-                #declares
-            }
-        }
-    };
     quote! {
         #bounds_hold
         #text_list
         const SHAPE: _stitch::Shape = _stitch::Shape::OBJECT;
-        #table
-        #flat
-        #owns
+        #[doc(hidden)]
+        const FIELDS: _stitch::Option<&'static _stitch::Fields> = _stitch::Some(#table);
     }
 }
 

@@ -7,7 +7,7 @@ use quote::quote;
 use super::fields::{bounds, checked_limits, coerce_of, has_bounds};
 use crate::model::ast::Field;
 
-/// One entry of a [`fields_walk`](super::fields::fields_walk) table: the field `field` read under `name`.
+/// One entry of a [`fields_table`](super::fields::fields_table): the field `field` read under `name`.
 ///
 /// ```text
 /// _stitch::FieldWalk(<T as _stitch::Coerce>::FIELD_TYPE, "paths", 0, 1)   // most fields

@@ -1,10 +1,11 @@
-//! The walk of a struct's named fields from a table ([`Fields`]): what the derive writes for a
-//! struct (or struct variant) with no flattened field and no type parameter, in place of a
-//! `match` over the keys. The table is an associated constant (`Coerce::FIELDS`, or a struct
-//! variant's in the derive's helpers) of each field's names and a reference to what its type
-//! says ([`FieldType`]); the loop is compiled here once, where a generated `match` would be
-//! compiled for every type. The table is read by `Coerce`'s default `walk_flat` and
-//! `declares_key`, generic methods compiled only where the type is walked.
+//! The walk of a struct's named fields from a table ([`Fields`]): what the derive writes for
+//! every struct and struct variant with named fields, flattened and generic ones included.
+//! The table is an associated constant (`Coerce::FIELDS`, or a struct variant's in the
+//! derive's helpers) of each field's names and a reference to what its type says
+//! ([`FieldType`]), and of what each flattened field's type does with a shared object
+//! ([`FlatField`]); the loop is compiled here once, where a generated `match` would be
+//! compiled for every type. The table is read by `Coerce`'s default `walk_flat`,
+//! `declares_key` and `owns_key`, generic methods compiled only where the type is walked.
 
 use serde_json::{Map, Value};
 
@@ -15,6 +16,24 @@ use crate::walk::{drop_absent_by, Claims, Cx};
 
 /// A field's walk: `<T as Coerce>::walk`.
 pub type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
+
+/// A flattened field's walk of the object it shares: `<T as Coerce>::walk_flat`.
+pub type FlatFn = fn(&mut Map<String, Value>, &mut Cx, &Path<'_>, &Claims<'_>);
+
+/// What a struct's table reads of a flattened field's type (`#[serde(flatten)]`, not opaque):
+/// `<T as Coerce>::FLAT_FIELD`, the type's hooks for an object it shares with its parent.
+#[derive(Debug)]
+pub struct FlatField {
+    /// `Coerce::walk_flat`: walks the keys the type reads, after the parent's own fields.
+    pub walk: FlatFn,
+    /// `Coerce::declares_key`: a declared field of the type reads the key.
+    pub declares: fn(&str) -> bool,
+    /// `Coerce::owns_key`: the type reads the key at all (a flattened map reads any).
+    pub owns: fn(&str) -> bool,
+    /// `Coerce::FIELDS`: the type's own fields, named when `deny_unknown_fields` refuses a
+    /// key beside them.
+    pub fields: Option<&'static Fields>,
+}
 
 /// What an entry of a [`Fields`] table reads of its field: `<T as Coerce>::FIELD_TYPE`, the
 /// type's own, for most fields; a literal of the derive's for a field with attributes (opaque,
@@ -94,6 +113,9 @@ pub struct Fields {
     pub names: &'static [FieldWalk],
     /// `#[serde(deny_unknown_fields)]`: the wire names, for the issue of a key none reads.
     pub deny: Option<&'static [&'static str]>,
+    /// The flattened fields that walk the object too (an opaque one is serde's alone), in
+    /// the order of the fields.
+    pub flat: &'static [&'static FlatField],
 }
 
 impl Fields {
@@ -110,9 +132,16 @@ impl Fields {
         self.names.iter().map(FieldWalk::name)
     }
 
-    /// Whether a field reads `key`.
+    /// Whether a field reads `key`: one of these, or a declared field of a flattened type
+    /// (what a flattened map beside them leaves alone).
     pub fn declares(&self, key: &str) -> bool {
-        self.names.iter().any(|f| f.name() == key)
+        self.names.iter().any(|f| f.name() == key) || self.flat.iter().any(|f| (f.declares)(key))
+    }
+
+    /// Whether anything here reads `key`: [`Fields::declares`], or a flattened type that reads
+    /// more than it declares (a map, any key).
+    pub fn owns(&self, key: &str) -> bool {
+        self.names.iter().any(|f| f.name() == key) || self.flat.iter().any(|f| (f.owns)(key))
     }
 
     /// Whether some field takes its `null` as the field left out (R8).
@@ -152,9 +181,11 @@ impl Fields {
 }
 
 /// Walks `map` as the fields `fields` at `at` (a struct's `walk_flat`): each key a field reads
-/// is walked as its type, every other key kept within the depth limit (or refused under
-/// `deny_unknown_fields`, when `owned` does not claim it either); then each required field
-/// not sent is an issue, and each defaulted field sent as `null` is left out (R8).
+/// is walked as its type, every other key that no flattened type owns kept within the depth
+/// limit (or refused under `deny_unknown_fields`, when `owned` does not claim it either);
+/// then each required field not sent is an issue, each defaulted field sent as `null` is
+/// left out (R8), and each flattened field walks the keys it reads, handed what this level
+/// and `owned` declare.
 pub fn walk_fields(
     map: &mut Map<String, Value>,
     cx: &mut Cx,
@@ -166,9 +197,17 @@ pub fn walk_fields(
     let mut absent = false;
     for (key, item) in map.iter_mut() {
         let Some(field) = fields.names.iter().find(|f| f.name() == key.as_str()) else {
+            // A flattened type's key is its own walk's, after this loop.
+            if fields.flat.iter().any(|f| (f.owns)(key)) {
+                continue;
+            }
             if let Some(expected) = fields.deny {
                 if owned.denies(key) {
-                    cx.unknown_field(at, key, expected);
+                    if fields.flat.is_empty() {
+                        cx.unknown_field(at, key, expected);
+                    } else {
+                        cx.unknown_among(at, key, expected, fields.flat);
+                    }
                 }
             }
             cx.untyped(item, &at.key(key));
@@ -199,6 +238,14 @@ pub fn walk_fields(
                 .find(|f| f.null_absent() && f.name() == key)
                 .map(|f| f.ordinal())
         });
+    }
+    if !fields.flat.is_empty() {
+        // A flattened map reads the keys no declared field claims, at this level or any
+        // around it; a flattened struct reads only its own fields, as serde's flatten does.
+        let claims = owned.within_fields(fields);
+        for flat in fields.flat {
+            (flat.walk)(map, cx, at, &claims);
+        }
     }
 }
 

@@ -11,14 +11,14 @@ use serde_json::{Map, Value};
 
 use crate::bounds::Bounds;
 use crate::path::Path;
-use crate::walk::{Coerce, Cx};
+use crate::walk::{Coerce, Cx, Fields};
 
 /// The keys of a shared object that the types around a flattened one declare: a chain of
 /// static lookups (one per level), nothing allocated.
 #[derive(Clone, Copy)]
 pub struct Claims<'a> {
-    /// Whether this level declares the key.
-    declares: fn(&str) -> bool,
+    /// What this level declares.
+    declares: Declares,
     /// The levels around this one.
     outer: Option<&'a Claims<'a>>,
     /// Whether the object is its own (a struct's object, an internally tagged variant's):
@@ -30,7 +30,7 @@ pub struct Claims<'a> {
 impl Claims<'static> {
     /// An object no one else shares: nothing is claimed.
     pub const NONE: Claims<'static> = Claims {
-        declares: claims_nothing,
+        declares: Declares::Fn(claims_nothing),
         outer: None,
         judged: true,
     };
@@ -39,7 +39,7 @@ impl Claims<'static> {
     /// tag.
     pub const fn beside(declares: fn(&str) -> bool) -> Claims<'static> {
         Claims {
-            declares,
+            declares: Declares::Fn(declares),
             outer: None,
             judged: true,
         }
@@ -52,7 +52,18 @@ impl<'a> Claims<'a> {
     #[inline]
     pub fn within(&'a self, declares: fn(&str) -> bool) -> Claims<'a> {
         Claims {
-            declares,
+            declares: Declares::Fn(declares),
+            outer: Some(self),
+            judged: false,
+        }
+    }
+
+    /// [`Claims::within`] a struct's table: the types flattened into it are handed what its
+    /// fields and theirs declare.
+    #[inline]
+    pub(crate) fn within_fields(&'a self, fields: &'static Fields) -> Claims<'a> {
+        Claims {
+            declares: Declares::Fields(fields),
             outer: Some(self),
             judged: false,
         }
@@ -62,7 +73,7 @@ impl<'a> Claims<'a> {
     pub fn claims(&self, key: &str) -> bool {
         let mut level = Some(self);
         while let Some(claims) = level {
-            if (claims.declares)(key) {
+            if claims.declares.declares(key) {
                 return true;
             }
             level = claims.outer;
@@ -80,6 +91,24 @@ impl<'a> Claims<'a> {
 
 fn claims_nothing(_: &str) -> bool {
     false
+}
+
+/// What one level of [`Claims`] declares: a lookup the derive wrote (an enclosing enum's
+/// tag), or a struct's table ([`Fields::declares`]).
+#[derive(Clone, Copy)]
+enum Declares {
+    Fn(fn(&str) -> bool),
+    Fields(&'static Fields),
+}
+
+impl Declares {
+    #[inline]
+    fn declares(self, key: &str) -> bool {
+        match self {
+            Declares::Fn(declares) => declares(key),
+            Declares::Fields(fields) => fields.declares(key),
+        }
+    }
 }
 
 /// Walks the keys of a shared object that `claims` does not claim as values of type `T`

@@ -27,7 +27,7 @@ mod union;
 mod untagged;
 
 pub use self::cx::Cx;
-pub use self::fields::{walk_fields, FieldType, FieldWalk, Fields};
+pub use self::fields::{walk_fields, FieldType, FieldWalk, Fields, FlatField};
 pub use self::flat::{walk_flat_map, Claims};
 pub(crate) use self::flat_enum::walk_flat_option;
 pub use self::flat_enum::{flat_refused, no_flat_variant, walk_flat_whole};
@@ -158,10 +158,20 @@ pub trait Coerce: DeserializeOwned + Describe {
         wire: None,
     };
 
-    /// A struct's named fields, as the default `walk_flat` and `declares_key` read them;
-    /// none for every other type.
+    /// A struct's named fields, as the default `walk_flat`, `declares_key` and `owns_key`
+    /// read them; none for every other type.
     #[doc(hidden)]
     const FIELDS: Option<&'static Fields> = None;
+
+    /// What a struct's field table reads of a flattened field of this type (see
+    /// [`FlatField`]): its flatten hooks.
+    #[doc(hidden)]
+    const FLAT_FIELD: &'static FlatField = &FlatField {
+        walk: Self::walk_flat,
+        declares: Self::declares_key,
+        owns: Self::owns_key,
+        fields: Self::FIELDS,
+    };
 
     /// Whether a lone number or string at a position of this type may break a constraint the
     /// type carries itself (a newtype whose field has `#[stitch(minimum = …)]`, an untagged
@@ -241,9 +251,14 @@ pub trait Coerce: DeserializeOwned + Describe {
 
     /// Whether this type, flattened into a shared object, reads its key `key` at all: a
     /// declared field's, or any key for a type with a flattened map inside.
+    ///
+    /// By default, whether [`Coerce::FIELDS`] owns it, else [`Coerce::declares_key`].
     #[doc(hidden)]
     fn owns_key(key: &str) -> bool {
-        Self::declares_key(key)
+        match Self::FIELDS {
+            Some(fields) => fields.owns(key),
+            None => Self::declares_key(key),
+        }
     }
 }
 

@@ -557,6 +557,71 @@ fn an_unknown_key_beside_a_flattened_struct_is_named_where_it_was_sent() {
     );
 }
 
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Reach {
+    reach: u32,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Within {
+    within: u32,
+    #[serde(flatten)]
+    reach: Reach,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Holds<T> {
+    held: T,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(deny_unknown_fields)]
+struct Around {
+    name: String,
+    #[serde(flatten)]
+    within: Within,
+    #[serde(flatten)]
+    holds: Holds<u32>,
+}
+
+/// Beside a struct that flattens another and a generic one, an unknown key is named with
+/// every field that any level reads, as the coercer built from the schema names them.
+#[test]
+fn an_unknown_key_beside_nested_and_generic_flattened_structs_names_every_field() {
+    let args = json!({"name": "a", "within": 1, "reach": 2, "held": 3, "bogus": 4});
+    assert!(serde_json::from_value::<Around>(args.clone()).is_err());
+    let messages = |e: stitch_runtime::ArgsError| -> Vec<String> {
+        e.issues().iter().map(|i| i.message().to_owned()).collect()
+    };
+    let coercer = stitch_runtime::json_schema::Coercer::new(Around::input_schema()).unwrap();
+    let want = messages(coercer.coerce(&mut args.clone()).unwrap_err());
+    assert_eq!(
+        want,
+        ["bogus: unknown field `bogus`, expected one of `held`, `name`, `reach`, `within`"]
+    );
+    assert_eq!(
+        messages(Around::from_value(args.clone()).unwrap_err()),
+        want
+    );
+    assert_eq!(
+        messages(Around::from_json(&args.to_string()).unwrap_err()),
+        want
+    );
+    let mut value = args.clone();
+    assert_eq!(
+        messages(Around::coerce_value(&mut value).unwrap_err()),
+        want
+    );
+    assert_eq!(value, args);
+    // Without it, the verdict is serde's own (its flatten under `deny_unknown_fields` refuses
+    // the nested struct's key).
+    let sent = json!({"name": "a", "within": 1, "reach": 2, "held": 3});
+    assert_eq!(
+        Around::from_value(sent.clone()).map_err(|e| e.to_string()),
+        serde_json::from_value::<Around>(sent).map_err(|e| format!("{e}"))
+    );
+}
+
 mod reexported {
     pub use stitch_runtime as rt;
 }

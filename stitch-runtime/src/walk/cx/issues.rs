@@ -10,7 +10,7 @@ use super::{is_container, Cx, Found};
 use crate::error::{self, ArgsError, Issue, MAX_ISSUES};
 use crate::json::parse::Duplicates;
 use crate::path::{Order, Path};
-use crate::walk::{pattern_claims, Fields};
+use crate::walk::{pattern_claims, FlatField};
 
 /// Where a reported issue goes ([`Cx::slot`]).
 #[derive(Clone, Copy)]
@@ -106,26 +106,18 @@ impl Cx {
 
     /// A key no level reads, in an object whose type denies unknown fields and flattens
     /// structs: in serde's words, expecting the type's own fields (`own`) and those of the
-    /// structs flattened into it (their tables; serde itself names none there).
+    /// structs flattened into it at any depth (their tables; serde itself names none there).
     #[cold]
     #[inline(never)]
-    pub fn unknown_among(
+    pub(crate) fn unknown_among(
         &mut self,
         at: &Path<'_>,
         key: &str,
         own: &'static [&'static str],
-        flattened: &[Option<&'static Fields>],
+        flattened: &'static [&'static FlatField],
     ) {
         let mut expected: Vec<&str> = own.to_vec();
-        for name in flattened
-            .iter()
-            .flatten()
-            .flat_map(|fields| fields.wire_names())
-        {
-            if !expected.contains(&name) {
-                expected.push(name);
-            }
-        }
+        flattened_names(&mut expected, flattened);
         // In the order of their names, as the schema's coercer lists the object's properties.
         expected.sort_unstable();
         let listed: Vec<String> = expected.iter().map(|name| format!("`{name}`")).collect();
@@ -258,4 +250,17 @@ impl Cx {
 /// The address of a path on the stack, to recognise the same position.
 pub(super) fn address(at: &Path<'_>) -> usize {
     at as *const Path<'_> as usize
+}
+
+/// Adds to `names` the fields of the structs `flattened` and of those flattened into them,
+/// as the schema's properties hold them all (a map, an enum or an `Option` has no table).
+fn flattened_names(names: &mut Vec<&'static str>, flattened: &'static [&'static FlatField]) {
+    for fields in flattened.iter().filter_map(|flat| flat.fields) {
+        for name in fields.wire_names() {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        flattened_names(names, fields.flat);
+    }
 }

@@ -426,3 +426,72 @@ fn items_that_judge_their_string_are_reported_with_the_rest() {
     );
     assert_eq!(ok.unwrap().shades, OneOrMany::Many(vec![Shade::Light]));
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub(super) struct Knobs<T> {
+    #[serde(alias = "lvl")]
+    level: T,
+    #[serde(default)]
+    note: Option<String>,
+}
+
+/// Type parameters and flattened fields at once: the struct, its flattened struct and map are
+/// walked from their tables (issue #35), with the parameter's type read through them.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+pub(super) struct Tuned<T> {
+    paths: OneOrMany<String>,
+    #[serde(default)]
+    count: u32,
+    #[serde(flatten)]
+    knobs: Knobs<T>,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, Vec<u32>>,
+}
+
+#[test]
+fn a_generic_struct_with_flattened_fields_answers_as_serde() {
+    // A list written as text for a field that takes one value or a list: refused by name.
+    let (paths, messages) = refusal(one_answer::<Tuned<u8>>(
+        r#"{"paths": "[\"a.png\"]", "level": 1}"#,
+    ));
+    assert_eq!(paths, [at("paths", IssueKind::TextList)]);
+    assert_eq!(messages, [text_list_message("paths")]);
+    // A defaulted field's `null` is left out (R8); the flattened struct's keys, its alias
+    // too, are not the map's; the map's list written as text is repaired (no string expected
+    // there).
+    let text = r#"{"paths": ["a"], "count": null, "level": 3, "extra": "[1, 2]"}"#;
+    let read = one_answer::<Tuned<u8>>(text).unwrap();
+    let alias = r#"{"paths": ["a"], "count": null, "lvl": 3, "extra": "[1, 2]"}"#;
+    assert_eq!(one_answer::<Tuned<u8>>(alias).unwrap(), read);
+    let mut rest = std::collections::BTreeMap::new();
+    rest.insert("extra".to_owned(), vec![1, 2]);
+    let expected = Tuned {
+        paths: OneOrMany::Many(vec!["a".to_owned()]),
+        count: 0,
+        knobs: Knobs {
+            level: 3,
+            note: None,
+        },
+        rest,
+    };
+    assert_eq!(read, expected);
+    // The coercer built from the schema (which names no alias) makes the same repairs.
+    let schema = Tuned::<u8>::input_schema();
+    let coercer = stitch_runtime::json_schema::Coercer::new(schema).unwrap();
+    let (mut by_walk, mut by_schema) = (serde_json::from_str::<Value>(text).unwrap(), None);
+    Tuned::<u8>::coerce_value(&mut by_walk).unwrap();
+    let mut value: Value = serde_json::from_str(text).unwrap();
+    if coercer.coerce(&mut value).is_ok() {
+        by_schema = Some(value);
+    }
+    assert_eq!(by_schema, Some(by_walk));
+    // Missing fields, the parameter's included, are named where they would have been.
+    let (paths, _) = refusal(one_answer::<Tuned<u8>>(r#"{"note": "x", "level": "high"}"#));
+    assert_eq!(
+        paths,
+        [
+            at("paths", IssueKind::Invalid),
+            at("level", IssueKind::Invalid)
+        ]
+    );
+}
