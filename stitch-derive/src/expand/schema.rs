@@ -297,7 +297,8 @@ fn compact_property(
 /// ```
 ///
 /// The flags are `Property::SERDE_DEFAULT` (1: serde defaults the field, so it is not
-/// required), `TYPE_DEFAULT` (2: the schema lists the type's default) and `DESCRIBED` (4).
+/// required), `TYPE_DEFAULT` (2: the schema lists the type's default), `DESCRIBED` (4) and
+/// `ALIAS` (8: another name of the field before it, `#[serde(alias)]`).
 /// Skipped fields are not in it. A field is required unless serde defaults it (`default`
 /// on it or on the container) or its type may be missing (`Option<T>`: `OPTIONAL`).
 fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
@@ -305,14 +306,23 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
     let properties = fields
         .iter()
         .filter(|f| !f.skip && !f.flatten)
-        .map(|field| {
-            let name = esc(&field.names.wire);
+        .flat_map(|field| {
+            // The wire name, then each alias (flag `ALIAS`, 8): serde reads the field under any.
+            field
+                .names
+                .all()
+                .enumerate()
+                .map(move |(i, name)| (field, name, i > 0))
+        })
+        .map(|(field, name, alias)| {
+            let name = esc(name);
             let description = described(&field.attrs.description, &field.doc);
             let serde_default = field.default || container_default;
             let type_default = field.default && !field.default_path && field.attrs.opaque.is_none();
             let flags = u8::from(serde_default)
                 | u8::from(type_default) << 1
-                | u8::from(description.is_some()) << 2;
+                | u8::from(description.is_some()) << 2
+                | u8::from(alias) << 3;
             let description = esc(description.as_deref().unwrap_or(""));
             if let Some(compact) = compact_property(cx, field, &name, flags, &description) {
                 return compact;

@@ -302,7 +302,8 @@ fn limits_of(mut schema: &'static Schema) -> Option<&'static Limits> {
 /// The properties of `object` and of the objects flattened into it; `optional` when an
 /// `Option` flattened it (its properties are not required).
 fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
-    for property in object.properties {
+    // The command line takes each field by its wire name; an alias is not a flag of its own.
+    for property in object.properties.iter().filter(|p| !p.is_alias()) {
         fields.push(Field {
             wire: unescape(property.name()),
             form: form_of(&Node::of(property.schema())),

@@ -64,6 +64,11 @@
 //!   string enums is an externally tagged enum. Any other `anyOf`/`oneOf` is an untagged
 //!   enum: the member the validator takes as sent wins, and only when none does are the
 //!   members' repairs tried in order (`docs/rules.md#untagged`).
+//! - **One of these names.** An `anyOf`/`oneOf` (here or in an `allOf`) whose members each
+//!   only require one name (`{"required": ["colour"]}`) is no union: one of the names must be
+//!   sent (none is ``missing field `color` ``, the first name; two, under a `oneOf`, serde's
+//!   ``duplicate field `color` ``), and a `null` at one of them is a value, not the property
+//!   left out. The derive writes it for a required field with aliases.
 //! - **Nullable.** `null` is left alone where the schema allows it: `"type": [… "null"]`,
 //!   `nullable: true` (OpenAPI), or a `{"type": "null"}` member of an `anyOf`/`oneOf` (which
 //!   is then set aside: the other members decide).

@@ -146,6 +146,9 @@ pub(crate) struct Node {
     pub patterns: Vec<Pattern>,
     /// `required`, in the schema's order.
     pub required: Vec<String>,
+    /// Names of which one must be sent: an `anyOf`/`oneOf` of `{"required": [name]}` members
+    /// (a field read under an alias too); `true` for a `oneOf` (two of them are refused).
+    pub one_of_names: Vec<(Vec<String>, bool)>,
     /// `additionalProperties`.
     pub additional: Additional,
     /// `anyOf` / `oneOf` members (a `null` member dropped into [`Node::types`]).
@@ -315,6 +318,7 @@ impl Node {
             index: None,
             patterns: Vec::new(),
             required: Vec::new(),
+            one_of_names: Vec::new(),
             additional: Additional::Any,
             members: Vec::new(),
             all_of: Vec::new(),
@@ -351,6 +355,17 @@ impl Node {
     #[inline]
     pub(crate) fn is_required(&self, ordinal: usize) -> bool {
         self.required_at.get(ordinal).copied().unwrap_or(false)
+    }
+
+    /// Whether the `ordinal`-th property must be sent: `required` lists it, or it is one of
+    /// [`Node::one_of_names`] (then its `null` is a value, not the property left out).
+    #[inline]
+    pub(crate) fn must_send(&self, ordinal: usize) -> bool {
+        self.is_required(ordinal)
+            || self.one_of_names.iter().any(|(names, _)| {
+                let name = &self.properties[ordinal].0;
+                names.iter().any(|n| n == name)
+            })
     }
 
     /// The schema of the value at a key no property names: the first pattern it matches,

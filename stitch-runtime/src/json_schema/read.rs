@@ -236,6 +236,10 @@ impl Reader {
             let Some(members) = value.as_array().filter(|m| !m.is_empty()) else {
                 return Err(malformed(at, keyword, "a non-empty list of schemas"));
             };
+            if let Some(names) = required_names(members) {
+                node.one_of_names.push((names, keyword == "oneOf"));
+                continue;
+            }
             if !node.members.is_empty() {
                 return Err(SchemaError::new(
                     at.to_owned(),
@@ -286,6 +290,7 @@ impl Reader {
                 if !node.properties.is_empty()
                     || !node.patterns.is_empty()
                     || !node.required.is_empty()
+                    || !node.one_of_names.is_empty()
                     || node.additional != Additional::Any
                 {
                     set = set.union(Types::OBJECT);
@@ -310,6 +315,21 @@ impl Reader {
         self.nodes[id] = node;
         Ok(id)
     }
+}
+
+/// The names of an `anyOf`/`oneOf` whose members each only require one name
+/// (`{"required": ["color"]}`): one of these names must be sent, as a field read under an
+/// alias too is (the rest of the schema lists each name's property).
+fn required_names(members: &[Value]) -> Option<Vec<String>> {
+    members
+        .iter()
+        .map(
+            |m| match m.as_object()?.get("required")?.as_array()?.as_slice() {
+                [Value::String(name)] if m.as_object()?.len() == 1 => Some(name.clone()),
+                _ => None,
+            },
+        )
+        .collect()
 }
 
 fn is_null_schema(schema: &Value) -> bool {

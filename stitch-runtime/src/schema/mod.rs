@@ -169,7 +169,8 @@ pub struct FieldOf {
 /// One property of an [`Object`]: `Property(type, name, flags, description)`, where `type`
 /// holds the field type's schema constants (`<T as Coerce>::FIELD`, or the derive's own for a
 /// field with attributes) and `flags` are [`Property::SERDE_DEFAULT`],
-/// [`Property::TYPE_DEFAULT`] and [`Property::DESCRIBED`]. Read through its methods.
+/// [`Property::TYPE_DEFAULT`], [`Property::DESCRIBED`] and [`Property::ALIAS`]. Read through
+/// its methods.
 ///
 /// A tuple struct built in place, not by a `const fn`: the compiler checks each value of a
 /// type with fields that a call returns in a constant, in every build that defines a tool.
@@ -188,6 +189,9 @@ impl Property {
     pub const TYPE_DEFAULT: u8 = 2;
     /// The field has a description (the fourth member, which may be empty).
     pub const DESCRIBED: u8 = 4;
+    /// Another name serde reads the property before it under (`#[serde(alias)]`): the
+    /// non-strict schemas list it beside the wire name.
+    pub const ALIAS: u8 = 8;
 
     /// The wire name.
     pub const fn name(&self) -> &'static str {
@@ -199,9 +203,14 @@ impl Property {
         self.0.schema
     }
 
-    /// serde requires it (no `Option`, no `default`).
+    /// serde requires it (no `Option`, no `default`); an alias never is (the field is).
     pub const fn required(&self) -> bool {
-        self.2 & Self::SERDE_DEFAULT == 0 && !self.0.optional
+        self.2 & (Self::SERDE_DEFAULT | Self::ALIAS) == 0 && !self.0.optional
+    }
+
+    /// An alias of the field before it.
+    pub const fn is_alias(&self) -> bool {
+        self.2 & Self::ALIAS != 0
     }
 
     /// The field's doc comment or `#[stitch(description = "…")]`.

@@ -249,7 +249,7 @@ const STRICT_STATES: &[&str] = &[
 /// What strict mode cannot say (maps, tuples, an enum at the root) is refused during
 /// compilation by [`assert_strict`] before this runs.
 pub(crate) fn strict_schema(schema: &Value) -> Value {
-    let mut out = schema.clone();
+    let mut out = without_aliases(schema);
     let root_anchor = match &mut out {
         Value::Object(root) => match root.remove("$anchor") {
             Some(Value::String(anchor)) => Some(anchor),
@@ -385,4 +385,68 @@ fn strict_in(schema: &mut Value) {
             _ => {}
         }
     }
+}
+
+/// `schema` without its aliases (`docs/rules.md#schema-differences`), for the formats that
+/// cannot say "one of these names": an alias's property (`"deprecated": true`, listed by no
+/// `required`) is dropped, and a field required under one of its names (an `allOf` member
+/// `{"oneOf": [{"required": ["color"]}, {"required": ["colour"]}]}`) is required by its wire
+/// name, the first.
+pub(crate) fn without_aliases(schema: &Value) -> Value {
+    let mut out = schema.clone();
+    drop_aliases(&mut out);
+    out
+}
+
+fn drop_aliases(schema: &mut Value) {
+    match schema {
+        Value::Array(items) => items.iter_mut().for_each(drop_aliases),
+        Value::Object(object) => {
+            let mut wire = Vec::new();
+            if let Some(Value::Array(all)) = object.get_mut("allOf") {
+                all.retain(|member| match first_of_names(member) {
+                    Some(name) => {
+                        wire.push(Value::String(name.to_owned()));
+                        false
+                    }
+                    None => true,
+                });
+                if all.is_empty() {
+                    object.remove("allOf");
+                }
+            }
+            if !wire.is_empty() {
+                let required = object.entry("required").or_insert_with(|| json!([]));
+                if let Value::Array(required) = required {
+                    required.extend(wire);
+                }
+            }
+            let required = object.get("required").cloned().unwrap_or(Value::Null);
+            if let Some(Value::Object(properties)) = object.get_mut("properties") {
+                properties.retain(|name, property| {
+                    let listed = required
+                        .as_array()
+                        .is_some_and(|r| r.iter().any(|n| n == name.as_str()));
+                    listed || property.get("deprecated") != Some(&Value::Bool(true))
+                });
+            }
+            object.values_mut().for_each(drop_aliases);
+        }
+        _ => {}
+    }
+}
+
+/// The wire name of `{"oneOf": [{"required": [wire]}, {"required": [alias]}, …]}`.
+fn first_of_names(member: &Value) -> Option<&str> {
+    let object = member.as_object().filter(|o| o.len() == 1)?;
+    let names = object.get("oneOf")?.as_array()?;
+    let mut firsts = names.iter().map(|n| {
+        let n = n.as_object().filter(|o| o.len() == 1)?;
+        match n.get("required")?.as_array()?.as_slice() {
+            [Value::String(name)] => Some(name.as_str()),
+            _ => None,
+        }
+    });
+    let first = firsts.next()??;
+    firsts.all(|n| n.is_some()).then_some(first)
 }

@@ -139,6 +139,11 @@ impl Writer<'_> {
             }
         }
         self.raw(b"]");
+        let body = match part {
+            Part::Tagged(_, _, Some(body)) | Part::Body(Some(body)) => Some(body),
+            _ => None,
+        };
+        self.alias_groups(object, body, &mut first);
         if let Some(values) = flattened_map(object) {
             self.key(&mut first, "additionalProperties");
             self.schema(values, Extras::NONE, NO_BOUNDS);

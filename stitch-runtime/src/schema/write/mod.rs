@@ -41,12 +41,16 @@ pub const fn as_str(bytes: &[u8]) -> &str {
 struct Extras {
     description: Option<&'static str>,
     default: Option<&'static str>,
+    /// An alias's property: `"deprecated": true` (read, but the wire name is preferred), the
+    /// mark the strict formats leave it out by.
+    alias: bool,
 }
 
 impl Extras {
     const NONE: Extras = Extras {
         description: None,
         default: None,
+        alias: false,
     };
 }
 
@@ -159,6 +163,10 @@ impl Writer<'_> {
         if let Some(default) = extras.default {
             self.key(&mut first, "default");
             self.s(default);
+        }
+        if extras.alias {
+            self.key(&mut first, "deprecated");
+            self.raw(b"true");
         }
         first
     }
@@ -392,7 +400,7 @@ impl Writer<'_> {
                     Some(_) => extras,
                     None => Extras {
                         description: Some(description),
-                        default: extras.default,
+                        ..extras
                     },
                 };
                 self.schema(inner, extras, bounds)
@@ -456,6 +464,10 @@ impl Writer<'_> {
         if let Some(default) = extras.default {
             self.key(&mut first, "default");
             self.s(default);
+        }
+        if extras.alias {
+            self.key(&mut first, "deprecated");
+            self.raw(b"true");
         }
         first
     }

@@ -304,30 +304,178 @@ fn an_enum_that_takes_any_other_name_is_an_open_string() {
     assert!(coercer.coerce(&mut other.clone()).is_err());
 }
 
-/// A field read under an alias too, and one that reads numbers written as text.
+/// A field that reads numbers written as text.
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct Knobs {
-    #[serde(alias = "colour")]
-    color: String,
     #[stitch(lenient_scalars)]
     #[serde(default)]
     level: u8,
 }
 
 #[test]
-fn aliases_and_lenient_scalars_are_read_but_not_advertised() {
-    // docs/rules.md#schema-differences: the schema names each field once, by its wire name,
-    // and types a lenient number as a number; the derive reads the alias and the text, and a
-    // client that validates against the schema (or the coercer built from it) refuses both.
-    let args = json!({"colour": "red", "level": "3"});
-    let read = Knobs::from_value(args.clone()).unwrap();
-    assert_eq!((read.color.as_str(), read.level), ("red", 3));
+fn lenient_scalars_are_read_but_not_advertised() {
+    // docs/rules.md#schema-differences: the schema types a lenient number as a number; the
+    // derive reads the text, and a client that validates against the schema (or the coercer
+    // built from it) refuses it.
+    let args = json!({"level": "3"});
+    assert_eq!(Knobs::from_value(args.clone()).unwrap().level, 3);
     assert!(!validator::<Knobs>().is_valid(&args));
     let coercer = stitch_runtime::json_schema::Coercer::new(Knobs::input_schema()).unwrap();
     assert!(coercer.coerce(&mut args.clone()).is_err());
-    let plain = json!({"color": "red", "level": 3});
+    let plain = json!({"level": 3});
     assert!(validator::<Knobs>().is_valid(&plain));
     coercer.coerce(&mut plain.clone()).unwrap();
+}
+
+/// Fields read under aliases: required, optional, defaulted, and in a flattened struct.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Named {
+    #[serde(alias = "colour", alias = "hue")]
+    color: String,
+    #[serde(default, alias = "path")]
+    paths: Option<OneOrMany<String>>,
+    #[serde(default, alias = "n")]
+    count: u32,
+    #[serde(flatten)]
+    place: Place,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Place {
+    #[serde(alias = "row")]
+    line: u32,
+}
+
+/// The verdict and value of the derive (`from_value`, its text and the coerced value serde
+/// reads) and of the coercer built from the derived schema (then serde), which must agree.
+fn same_answer<T: ToolArgs + PartialEq + std::fmt::Debug + serde::de::DeserializeOwned>(
+    args: &Value,
+) -> Result<T, String> {
+    let derive = T::from_value(args.clone()).map_err(|e| e.to_string());
+    let text = T::from_json(&args.to_string()).map_err(|e| e.to_string());
+    assert_eq!(derive, text, "from_json, {args}");
+    let coercer = stitch_runtime::json_schema::Coercer::new(T::input_schema()).unwrap();
+    let mut coerced = args.clone();
+    let schema = coercer
+        .coerce(&mut coerced)
+        .map_err(|e| e.to_string())
+        .and_then(|()| serde_json::from_value::<T>(coerced).map_err(|e| e.to_string()));
+    assert_eq!(derive, schema, "the coercer from the schema, {args}");
+    derive
+}
+
+#[test]
+fn an_alias_is_a_property_and_a_required_field_may_be_sent_under_it() {
+    // docs/rules.md#schema-differences: each alias is a property (`deprecated`: the wire name
+    // is preferred), and a required field is required under exactly one of its names.
+    let schema = Named::input_schema();
+    assert_eq!(
+        schema["properties"]["colour"],
+        json!({"type": "string", "deprecated": true})
+    );
+    assert_eq!(schema["properties"]["row"]["deprecated"], true);
+    assert!(schema.get("required").is_none(), "{schema}");
+    assert_eq!(
+        schema["allOf"][0],
+        json!({"oneOf": [{"required": ["color"]}, {"required": ["colour"]}, {"required": ["hue"]}]})
+    );
+    assert_eq!(
+        schema["allOf"][1],
+        json!({"oneOf": [{"required": ["line"]}, {"required": ["row"]}]})
+    );
+    let v = validator::<Named>();
+    for accepted in [
+        json!({"colour": "red", "row": 1}),
+        json!({"hue": "red", "line": 2, "path": "a.png", "n": 3}),
+        json!({"color": "red", "row": 1, "path": ["a", "b"]}),
+    ] {
+        let read = same_answer::<Named>(&accepted).unwrap();
+        assert_eq!((read.color.as_str(), read.place.line > 0), ("red", true));
+        assert!(v.is_valid(&accepted), "{accepted}");
+    }
+    assert_eq!(
+        same_answer::<Named>(&json!({"colour": "red", "row": 1, "path": ["a"]}))
+            .unwrap()
+            .paths,
+        Some(OneOrMany::Many(vec!["a".to_owned()]))
+    );
+    // Refused alike, in the same words: a list written as text under an alias names the key
+    // sent (R3); no name sent is the wire name missing; two names are serde's duplicate.
+    for (refused, message) in [
+        (
+            json!({"color": "r", "line": 1, "path": "[\"a\"]"}),
+            "path is a list written as text \u{2014} pass the array itself, not JSON written as text",
+        ),
+        (json!({"line": 1}), "color: missing field `color`"),
+        (json!({"color": "r"}), "line: missing field `line`"),
+        (json!({"color": "r", "hue": "b", "line": 1}), "duplicate field `color`"),
+        (json!({"colour": null, "line": 1}), "colour: invalid type: null, expected a string"),
+    ] {
+        assert_eq!(same_answer::<Named>(&refused).unwrap_err(), message);
+        // A list written as text is a string to a validator: R3 is the coercer's.
+        assert_eq!(v.is_valid(&refused), message.contains("as text"), "{refused}");
+    }
+    // R8 under an alias: a defaulted field's `null` is the field left out.
+    let left_out = same_answer::<Named>(&json!({"color": "r", "line": 1, "n": null})).unwrap();
+    assert_eq!(left_out.count, 0);
+}
+
+#[test]
+fn the_strict_and_gemini_formats_leave_aliases_out() {
+    // docs/rules.md#schema-differences: these subsets cannot say "one of these names" (no
+    // `allOf`, or every property required), so each field is listed by its wire name only.
+    use stitch_runtime::tool;
+    for (format, schema) in [
+        (
+            "openai_strict",
+            tool::openai_strict::<Named>("t", None)["function"]["parameters"].clone(),
+        ),
+        (
+            "openai_responses_strict",
+            tool::openai_responses_strict::<Named>("t", None)["parameters"].clone(),
+        ),
+        (
+            "anthropic_strict",
+            tool::anthropic_strict::<Named>("t", None)["input_schema"].clone(),
+        ),
+        (
+            "gemini",
+            tool::gemini::<Named>("t", None)["parameters"].clone(),
+        ),
+        (
+            "gemini_json_schema",
+            tool::gemini_json_schema::<Named>("t", None)["parametersJsonSchema"].clone(),
+        ),
+    ] {
+        let text = schema.to_string();
+        for alias in [
+            "colour",
+            "hue",
+            "\"path\"",
+            "\"n\"",
+            "row",
+            "allOf",
+            "deprecated",
+        ] {
+            assert!(!text.contains(alias), "{format}: {alias} in {text}");
+        }
+        let required = schema["required"].as_array().unwrap();
+        for wire in ["color", "line"] {
+            assert!(required.contains(&json!(wire)), "{format}: {text}");
+        }
+    }
+    // The other formats are the input schema itself.
+    let input = Named::input_schema();
+    assert_eq!(&tool::mcp::<Named>("t", None)["inputSchema"], input);
+    assert_eq!(&tool::anthropic::<Named>("t", None)["input_schema"], input);
+    assert_eq!(
+        &tool::openai::<Named>("t", None)["function"]["parameters"],
+        input
+    );
+    assert_eq!(
+        &tool::openai_responses::<Named>("t", None)["parameters"],
+        input
+    );
 }
 
 fn seven() -> Option<u32> {
