@@ -196,6 +196,12 @@ fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
 
 /// The field's schema expression, with its item bounds.
 fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
+    field_schema_as(cx, field, "SCHEMA")
+}
+
+/// The field's schema expression from the type's `which` schema constant (`SCHEMA`, or
+/// `ITEM_SCHEMA`: `null` too for an `Option`).
+fn field_schema_as(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
     if field.attrs.opaque.is_some() {
         return match &field.attrs.schema {
             Some(text) => {
@@ -205,7 +211,7 @@ fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
             None => quote!(&_stitch::Schema::Any),
         };
     }
-    let schema = constant(cx, field, "SCHEMA");
+    let schema = constant(cx, field, which);
     let schema = match field.attrs.limits.limits() {
         Some(limits) => quote!(&_stitch::Schema::Limited { inner: #schema, limits: #limits }),
         None => schema,
@@ -324,10 +330,17 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
                 | u8::from(description.is_some()) << 2
                 | u8::from(alias) << 3;
             let description = esc(description.as_deref().unwrap_or(""));
-            if let Some(compact) = compact_property(cx, field, &name, flags, &description) {
-                return compact;
+            // With a default other than `Default::default()` (`default = "…"`), serde reads a
+            // `null` as the type's value (an `Option`'s `None`), not as the field left out:
+            // the schema says `null` there (the type's item schema).
+            let null_read = field.default_path && field.attrs.opaque.is_none();
+            if !null_read {
+                if let Some(compact) = compact_property(cx, field, &name, flags, &description) {
+                    return compact;
+                }
             }
-            let schema = field_schema(cx, field);
+            let schema =
+                field_schema_as(cx, field, if null_read { "ITEM_SCHEMA" } else { "SCHEMA" });
             let optional = if serde_default {
                 quote!(false)
             } else {

@@ -52,7 +52,7 @@ impl Node {
                 Schema::Null => Some("null"),
                 Schema::Boolean => Some("boolean"),
                 Schema::Integer { .. } => Some("integer"),
-                Schema::Number => Some("number"),
+                Schema::Number | Schema::Float32 => Some("number"),
                 Schema::String | Schema::Char | Schema::Enum(_) => Some("string"),
                 Schema::Array { .. } | Schema::Tuple(_) => Some("array"),
                 Schema::Map(_)

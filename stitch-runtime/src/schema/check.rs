@@ -51,7 +51,11 @@ impl Message {
 const fn kind(schema: &Schema) -> &'static str {
     match core(schema) {
         Schema::Any => "any JSON value (`serde_json::Value` or an opaque type)",
-        Schema::Null | Schema::Boolean | Schema::Integer { .. } | Schema::Number => {
+        Schema::Null
+        | Schema::Boolean
+        | Schema::Integer { .. }
+        | Schema::Number
+        | Schema::Float32 => {
             "a number, boolean or null"
         }
         Schema::String | Schema::Char => "a string",

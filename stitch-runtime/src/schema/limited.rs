@@ -28,7 +28,10 @@ const fn leaf(mut schema: &Schema) -> &Schema {
 /// its leaf is an integer or a float.
 #[doc(hidden)]
 pub const fn takes_number_limits(schema: &Schema) -> bool {
-    matches!(leaf(schema), Schema::Integer { .. } | Schema::Number)
+    matches!(
+        leaf(schema),
+        Schema::Integer { .. } | Schema::Number | Schema::Float32
+    )
 }
 
 /// Whether string constraints (`min_length`, `max_length`, `pattern`) apply to a field of
@@ -96,6 +99,7 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
         | Schema::Boolean
         | Schema::Integer { .. }
         | Schema::Number
+        | Schema::Float32
         | Schema::String
         | Schema::Char
         | Schema::Enum(_)
@@ -199,7 +203,7 @@ pub const fn takes_lenient_scalars(mut schema: &Schema) -> bool {
             other => {
                 return matches!(
                     other,
-                    Schema::Integer { .. } | Schema::Number | Schema::Boolean
+                    Schema::Integer { .. } | Schema::Number | Schema::Float32 | Schema::Boolean
                 );
             }
         }

@@ -43,6 +43,9 @@ pub enum Schema {
     },
     /// `{"type":"number"}`
     Number,
+    /// An `f32`: `{"type":"number","minimum":-3.4028234663852886e38,"maximum":…}`, `f32::MAX`
+    /// as an `f64` (a larger number is out of its range).
+    Float32,
     /// `{"type":"string"}`
     String,
     /// A string of exactly one character.

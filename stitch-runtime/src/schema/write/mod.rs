@@ -56,6 +56,10 @@ impl Extras {
 
 const NO_BOUNDS: (usize, usize) = (0, usize::MAX);
 
+/// `f32::MAX` as JSON, as serde_json writes it as an `f64` (the coercer recognises the pair).
+pub(crate) const F32_MAX: &str = "3.4028234663852886e38";
+pub(crate) const F32_MIN: &str = "-3.4028234663852886e38";
+
 /// How many distinct recursive types one schema names; past that, a recursive type is
 /// written whole again (a schema that large is far past any provider's limits).
 const MAX_ANCHORS: usize = 32;
@@ -184,6 +188,28 @@ impl Writer<'_> {
                 self.key(&mut first, "type");
                 self.string("number");
                 self.number_limits(&mut first, true);
+                self.raw(b"}");
+            }
+            Schema::Float32 => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("number");
+                // `f32::MAX` as an `f64`, unless the field's own bounds say more.
+                let own = match self.limits {
+                    Some(limits) => (limits.minimum, limits.maximum),
+                    None => (None, None),
+                };
+                self.key(&mut first, "minimum");
+                match own.0 {
+                    Some(n) => self.num(n),
+                    None => self.s(F32_MIN),
+                }
+                self.key(&mut first, "maximum");
+                match own.1 {
+                    Some(n) => self.num(n),
+                    None => self.s(F32_MAX),
+                }
+                self.number_limits(&mut first, false);
                 self.raw(b"}");
             }
             Schema::String => {

@@ -492,21 +492,68 @@ struct Gauge {
 }
 
 #[test]
-fn an_f32_range_and_an_options_other_default_are_not_in_the_schema() {
-    // docs/rules.md#schema-differences: the schema types an `f32` as a number, so its
-    // coercer takes a number past `f32::MAX`, which the derive refuses.
-    let coercer = stitch_runtime::json_schema::Coercer::new(Gauge::input_schema()).unwrap();
-    let big = json!({"level": 1e39});
-    assert!(Gauge::from_value(big.clone()).is_err());
-    coercer.coerce(&mut big.clone()).unwrap();
+fn an_f32_range_and_an_options_other_default_are_in_the_schema() {
+    // docs/rules.md#schema-differences: an `f32` is bounded by `f32::MAX`, so the coercer
+    // built from the schema refuses `1e39` as the derive does, in its words, and takes a
+    // number that rounds to `f32::MAX`.
+    let schema = Gauge::input_schema();
+    assert_eq!(
+        schema["properties"]["level"],
+        json!({"type": "number", "minimum": -f32::MAX as f64, "maximum": f32::MAX as f64})
+    );
+    for big in [json!({"level": 1e39}), json!({"level": -1e39})] {
+        let err = same_answer::<Gauge>(&big).unwrap_err();
+        assert!(err.ends_with("is out of the range of an f32"), "{err}");
+        assert!(!validator::<Gauge>().is_valid(&big));
+    }
+    let rounds = json!({"level": 3.402_823_5e38_f64});
+    assert_eq!(same_answer::<Gauge>(&rounds).unwrap().level, Some(f32::MAX));
+    assert_eq!(
+        same_answer::<Gauge>(&json!({"level": 0.5})).unwrap().level,
+        Some(0.5)
+    );
     // A `null` at an `Option` whose default is `Some(7)`: serde and the derive read `None`;
-    // the schema does not advertise `null` there, so its coercer takes it as the field left
-    // out (R8), and the tool would get the default.
+    // the schema says `null` there, so its coercer keeps it (not R8's left out) and serde
+    // reads `None` from what it leaves.
+    assert_eq!(
+        schema["properties"]["count"]["anyOf"][1],
+        json!({"type": "null"}),
+        "{schema}"
+    );
     let null = json!({"count": null});
-    assert_eq!(Gauge::from_value(null.clone()).unwrap().count, None);
-    let mut left = null.clone();
-    coercer.coerce(&mut left).unwrap();
-    assert_eq!(left, json!({}));
+    assert_eq!(same_answer::<Gauge>(&null).unwrap().count, None);
+    assert!(validator::<Gauge>().is_valid(&null));
+    assert_eq!(same_answer::<Gauge>(&json!({})).unwrap().count, Some(7));
+}
+
+/// An `f32` with bounds of its own: they replace the type's.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Ratio {
+    #[stitch(minimum = 0, maximum = 1)]
+    ratio: f32,
+    #[stitch(minimum = 0)]
+    scale: f32,
+}
+
+#[test]
+fn an_f32_with_its_own_bounds_keeps_them() {
+    let schema = Ratio::input_schema();
+    assert_eq!(
+        schema["properties"]["ratio"],
+        json!({"type": "number", "minimum": 0, "maximum": 1})
+    );
+    assert_eq!(
+        schema["properties"]["scale"],
+        json!({"type": "number", "minimum": 0, "maximum": f32::MAX as f64})
+    );
+    assert_eq!(
+        same_answer::<Ratio>(&json!({"ratio": 0.5, "scale": 2})).unwrap(),
+        Ratio {
+            ratio: 0.5,
+            scale: 2.0
+        }
+    );
+    assert!(same_answer::<Ratio>(&json!({"ratio": 2, "scale": 2})).is_err());
 }
 
 /// Every value that `from_value` accepts validates against the schema once coerced; returns
