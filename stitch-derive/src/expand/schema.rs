@@ -407,8 +407,9 @@ fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
 /// &_stitch::Schema::AnyOf(&[/* each variant's content */])  // untagged
 /// ```
 ///
-/// Skipped variants are left out. A variant is described under its wire name; only an
-/// externally tagged unit variant lists its aliases too, as more strings of the `Enum`.
+/// Skipped variants are left out. A variant read under aliases (`#[serde(alias)]`) is described
+/// under each name: more strings of the `Enum` for an externally tagged unit variant, one more
+/// member per alias for the others (another key, another tag value).
 fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
     let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
     let tagging = cx.cont.tagging();
@@ -433,18 +434,22 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
             if !units.is_empty() {
                 members.push(quote!(&_stitch::Schema::Enum(&[#(#units),*])));
             }
+            // A variant read under an alias too is a member per name, as serde reads it.
             for v in variants.iter().filter(|v| v.style != Style::Unit) {
-                let key = esc(&v.names.wire);
                 let content = content(cx, v);
-                members.push(quote!(&_stitch::Schema::External { key: #key, content: #content }));
+                for key in v.names.all().map(esc) {
+                    members
+                        .push(quote!(&_stitch::Schema::External { key: #key, content: #content }));
+                }
             }
             members
         }
         Tagging::Internal { tag } => variants
             .iter()
-            .map(|v| {
+            .flat_map(|v| v.names.all().map(move |name| (v, name)))
+            .map(|(v, name)| {
                 let tag = esc(tag);
-                let value = esc(&v.names.wire);
+                let value = esc(name);
                 let body = if v.style == Style::Unit {
                     // A unit variant is the tag alone; its doc comment describes that object.
                     object(cx, &[], v.doc.clone())
@@ -456,9 +461,10 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
             .collect(),
         Tagging::Adjacent { tag, content: key } => variants
             .iter()
-            .map(|v| {
+            .flat_map(|v| v.names.all().map(move |name| (v, name)))
+            .map(|(v, name)| {
                 let (tag, key) = (esc(tag), esc(key));
-                let value = esc(&v.names.wire);
+                let value = esc(name);
                 let body = if v.style == Style::Unit {
                     quote!(_stitch::None)
                 } else {

@@ -647,3 +647,82 @@ fn what_serde_rejects_the_schema_rejects() {
     rejected::<Act>(json!({"action": "noop"}));
     rejected::<Shapes>(json!({}));
 }
+
+/// Variants read under aliases, in each tagging that has a tag.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+enum Ext {
+    #[serde(alias = "mv")]
+    Move { paths: OneOrMany<String> },
+    #[serde(alias = "halt")]
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum Int {
+    #[serde(alias = "mv")]
+    Move { paths: OneOrMany<String> },
+    #[serde(alias = "halt")]
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op", content = "args")]
+enum Adj {
+    #[serde(alias = "mv")]
+    Move { paths: OneOrMany<String> },
+    #[serde(alias = "halt")]
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Moves {
+    #[serde(default)]
+    ext: Option<Ext>,
+    #[serde(default)]
+    int: Option<Int>,
+    #[serde(default)]
+    adj: Option<Adj>,
+}
+
+#[test]
+fn a_variant_alias_is_in_the_schema() {
+    // docs/rules.md#schema-differences: an alias of a variant is one more member: a key of
+    // an externally tagged enum, a tag value of an internally or adjacently tagged one.
+    let v = validator::<Moves>();
+    let all = json!({
+        "ext": {"mv": {"paths": "a"}},
+        "int": {"op": "mv", "paths": ["a", "b"]},
+        "adj": {"op": "mv", "args": {"paths": "a"}},
+    });
+    let read = same_answer::<Moves>(&all).unwrap();
+    assert_eq!(
+        read.int,
+        Some(Int::Move {
+            paths: OneOrMany::Many(vec!["a".to_owned(), "b".to_owned()])
+        })
+    );
+    assert!(v.is_valid(&all), "{}", Moves::input_schema());
+    let units = json!({"ext": "halt", "int": {"op": "halt"}, "adj": {"op": "halt"}});
+    assert_eq!(
+        same_answer::<Moves>(&units).unwrap(),
+        Moves {
+            ext: Some(Ext::Stop),
+            int: Some(Int::Stop),
+            adj: Some(Adj::Stop)
+        }
+    );
+    assert!(v.is_valid(&units));
+    // Under an alias too, a list written as text is refused by the key sent, and JSON text
+    // where no string is expected repaired, alike.
+    for refused in [
+        json!({"ext": {"mv": {"paths": "[\"a\"]"}}}),
+        json!({"int": {"op": "mv", "paths": "[\"a\"]"}}),
+        json!({"adj": {"op": "mv", "args": {"paths": "[\"a\"]"}}}),
+        json!({"int": {"op": "fly"}}),
+    ] {
+        same_answer::<Moves>(&refused).unwrap_err();
+    }
+    let text = json!({"adj": "{\"op\": \"mv\", \"args\": {\"paths\": \"a\"}}"});
+    assert!(same_answer::<Moves>(&text).unwrap().adj.is_some());
+}
