@@ -447,9 +447,10 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
         Tagging::Internal { tag } => variants
             .iter()
             .flat_map(|v| v.names.all().map(move |name| (v, name)))
+            .filter(|(v, name)| !v.other || *name == v.names.wire)
             .map(|(v, name)| {
                 let tag = esc(tag);
-                let value = esc(name);
+                let value = tag_value(v, name);
                 let body = if v.style == Style::Unit {
                     // A unit variant is the tag alone; its doc comment describes that object.
                     object(cx, &[], v.doc.clone())
@@ -462,9 +463,10 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
         Tagging::Adjacent { tag, content: key } => variants
             .iter()
             .flat_map(|v| v.names.all().map(move |name| (v, name)))
+            .filter(|(v, name)| !v.other || *name == v.names.wire)
             .map(|(v, name)| {
                 let (tag, key) = (esc(tag), esc(key));
-                let value = esc(name);
+                let value = tag_value(v, name);
                 let body = if v.style == Style::Unit {
                     quote!(_stitch::None)
                 } else {
@@ -486,5 +488,19 @@ fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
             return quote!(&_stitch::Schema::AnyOf(&[#(#members),*]));
         }
     };
+    // A variant that takes any other tag overlaps the others: `anyOf`, not `oneOf`.
+    if tagging != Tagging::External && variants.iter().any(|v| v.other) {
+        return quote!(&_stitch::Schema::AnyOf(&[#(#members),*]));
+    }
     quote!(&_stitch::Schema::OneOf(&[#(#members),*]))
+}
+
+/// A tagged variant's tag value: its name, or any string for `#[serde(other)]`.
+fn tag_value(v: &Variant, name: &str) -> TokenStream {
+    if v.other {
+        quote!(_stitch::Schema::ANY_TAG)
+    } else {
+        let name = esc(name);
+        quote!(#name)
+    }
 }

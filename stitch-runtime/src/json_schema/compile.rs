@@ -103,6 +103,14 @@ fn decide_forms(nodes: &mut [Node]) -> Result<(), SchemaError> {
     Ok(())
 }
 
+/// Whether `n`'s property `key` takes any string and nothing else.
+fn open_string(nodes: &[Node], n: &Node, key: &str) -> bool {
+    n.ordinal(key).is_some_and(|o| {
+        let p = &nodes[resolve(nodes, n.properties[o].1)];
+        p.typed && p.types == Types::STRING && p.values.is_none() && p.members.is_empty()
+    })
+}
+
 fn form_of(nodes: &[Node], id: Id) -> Form {
     let node = &nodes[id];
     if node.members.is_empty() {
@@ -124,17 +132,25 @@ fn form_of(nodes: &[Node], id: Id) -> Form {
     if members.iter().all(objects) {
         if let Some(first) = members.first() {
             for (key, _) in &first.properties {
+                // One member may take any other string as its tag (`#[serde(other)]`).
+                let mut other = None;
                 let tags: Option<Vec<(String, Id)>> = node
                     .members
                     .iter()
                     .zip(&members)
-                    .map(|(&m, n)| {
-                        let tag = n.constant(nodes, key)?;
+                    .filter_map(|(&m, n)| {
                         let required = n.ordinal(key).is_some_and(|o| n.is_required(o));
-                        required.then(|| (tag, resolve(nodes, m)))
+                        match n.constant(nodes, key) {
+                            Some(tag) if required => Some(Some((tag, resolve(nodes, m)))),
+                            None if required && other.is_none() && open_string(nodes, n, key) => {
+                                other = Some(resolve(nodes, m));
+                                None
+                            }
+                            _ => Some(None),
+                        }
                     })
                     .collect();
-                if let Some(tags) = tags {
+                if let Some(tags) = tags.filter(|t| !t.is_empty()) {
                     let others: Vec<&str> = members
                         .iter()
                         .flat_map(|n| n.properties.iter().map(|(k, _)| k.as_str()))
@@ -146,6 +162,7 @@ fn form_of(nodes: &[Node], id: Id) -> Form {
                         key: key.clone(),
                         tags,
                         content: others.first().filter(|_| adjacent).map(|k| (*k).to_owned()),
+                        other,
                     };
                 }
             }

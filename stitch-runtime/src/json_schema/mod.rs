@@ -60,6 +60,8 @@
 //! - **Unions.** An `anyOf` of `T` and an array of `T` is `OneOrMany<T>`. A `oneOf` (or
 //!   `anyOf`) of objects that all give one required property a constant string (`const`, or
 //!   a one-value `enum`) is a tagged enum: the value is walked as the member its tag names.
+//!   One member may give it any string instead (`{"type": "string"}`, `#[serde(other)]`): the
+//!   member of every tag the others do not name.
 //!   A `oneOf` of one-key objects (`{"Variant": …}`, `additionalProperties: false`) and of
 //!   string enums is an externally tagged enum. Any other `anyOf`/`oneOf` is an untagged
 //!   enum: the member the validator takes as sent wins, and only when none does are the

@@ -419,6 +419,8 @@ pub(crate) enum Form {
         /// The content's key, when every member holds the tag and at most this one more
         /// property (adjacently tagged).
         content: Option<String>,
+        /// The member whose tag is any other string (`#[serde(other)]`).
+        other: Option<Id>,
     },
     /// A `oneOf` of one-key objects (`{"Variant": content}`) and of strings naming unit
     /// variants (externally tagged enums): the names a string may be, and each key with its

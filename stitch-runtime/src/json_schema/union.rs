@@ -70,7 +70,7 @@ impl Walk<'_> {
         &mut self,
         id: Id,
         key: &str,
-        tags: &[(String, Id)],
+        (tags, other): (&[(String, Id)], Option<Id>),
         value: &mut Value,
         cx: &mut Cx,
         at: &Path<'_>,
@@ -81,7 +81,10 @@ impl Walk<'_> {
                     return;
                 }
                 let member = match map.get(key) {
-                    Some(Value::String(tag)) => tags.iter().find(|(t, _)| t == tag).map(|t| t.1),
+                    // `#[serde(other)]`: any other string is that member.
+                    Some(Value::String(tag)) => {
+                        tags.iter().find(|(t, _)| t == tag).map(|t| t.1).or(other)
+                    }
                     _ => None,
                 };
                 match member {

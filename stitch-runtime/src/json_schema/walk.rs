@@ -51,7 +51,9 @@ impl Walk<'_> {
             }
             Form::Typed => self.typed(id, value, cx, at),
             Form::OneOrMany { one, many } => self.one_or_many(id, *one, *many, value, cx, at),
-            Form::Tagged { key, tags, .. } => self.tagged(id, key, tags, value, cx, at),
+            Form::Tagged {
+                key, tags, other, ..
+            } => self.tagged(id, key, (tags, *other), value, cx, at),
             Form::Keyed { units, keys, names } => self.keyed(id, units, keys, names, value, cx, at),
             Form::Untagged => self.untagged(id, value, cx, at),
         }

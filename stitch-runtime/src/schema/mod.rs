@@ -141,6 +141,13 @@ pub enum Schema {
     },
 }
 
+impl Schema {
+    /// The tag value of a [`Schema::Tagged`] or [`Schema::Adjacent`] variant that takes any
+    /// other tag (`#[serde(other)]`): written as any string. No escaped name is this text.
+    #[doc(hidden)]
+    pub const ANY_TAG: &'static str = "\u{0}";
+}
+
 /// The object schema of a struct (or a struct variant).
 #[derive(Debug)]
 pub struct Object {

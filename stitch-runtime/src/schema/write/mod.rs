@@ -470,6 +470,10 @@ impl Writer<'_> {
     }
 
     const fn constant(&mut self, value: &str) {
+        if str_eq(value, Schema::ANY_TAG) {
+            self.raw(b"{\"type\":\"string\"}");
+            return;
+        }
         self.raw(b"{\"type\":\"string\",\"const\":");
         self.string(value);
         self.raw(b"}");
