@@ -762,3 +762,51 @@ fn a_variant_alias_is_in_the_schema() {
     let text = json!({"adj": "{\"op\": \"mv\", \"args\": {\"paths\": \"a\"}}"});
     assert!(same_answer::<Moves>(&text).unwrap().adj.is_some());
 }
+
+/// A required aliased field beside a flattened enum (the schema is one member per variant).
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Job {
+    #[serde(alias = "who")]
+    owner: String,
+    #[serde(flatten)]
+    step: Step2,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum Step2 {
+    Copy {
+        #[serde(alias = "target")]
+        to: String,
+    },
+    Stop,
+}
+
+#[test]
+fn an_alias_beside_a_flattened_enum_is_in_each_member() {
+    let schema = Job::input_schema();
+    for member in schema["anyOf"].as_array().unwrap() {
+        assert_eq!(
+            member["allOf"][0],
+            json!({"oneOf": [{"required": ["owner"]}, {"required": ["who"]}]}),
+            "{member}"
+        );
+    }
+    let v = validator::<Job>();
+    for accepted in [
+        json!({"who": "me", "op": "Copy", "target": "x"}),
+        json!({"owner": "me", "op": "Copy", "to": "x"}),
+        json!({"who": "me", "op": "Stop"}),
+    ] {
+        same_answer::<Job>(&accepted).unwrap();
+        assert!(v.is_valid(&accepted), "{accepted} {schema}");
+    }
+    for refused in [
+        json!({"op": "Stop"}),
+        json!({"who": "me", "op": "Copy"}),
+        json!({"who": "me", "owner": "me", "op": "Stop"}),
+    ] {
+        same_answer::<Job>(&refused).unwrap_err();
+        assert!(!v.is_valid(&refused), "{refused}");
+    }
+}
