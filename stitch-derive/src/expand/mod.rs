@@ -18,6 +18,7 @@ mod adjacently;
 mod bounds_hold;
 mod delegate;
 mod enum_;
+mod enum_schema;
 mod externally;
 mod fallback;
 mod fields;

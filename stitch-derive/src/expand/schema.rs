@@ -24,10 +24,10 @@ pub(super) fn described(
 }
 
 /// What the schema code needs to know about the container.
-struct Ctx<'a> {
-    cont: &'a Container<'a>,
+pub(super) struct Ctx<'a> {
+    pub(super) cont: &'a Container<'a>,
     /// The container names itself in a field: its self-references become `{"$ref":"#Name"}`.
-    recursive: bool,
+    pub(super) recursive: bool,
 }
 
 /// The items of the `Describe` impl, plus any item the const block needs beside it:
@@ -67,7 +67,7 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
         // through `deserialize_newtype_struct`, which refuses it (only `transparent` forwards).
         Data::Newtype(field) => (field_schema(&cx, field), None),
         Data::Enum(variants) => {
-            let schema = enumeration(&cx, variants);
+            let schema = super::enum_schema::enumeration(&cx, variants);
             // The enum's own description, at its root (a struct's is in its object).
             match described(&cont.attrs.description, &cont.doc) {
                 Some(description) => {
@@ -307,7 +307,7 @@ fn compact_property(
 /// `ALIAS` (8: another name of the field before it, `#[serde(alias)]`).
 /// Skipped fields are not in it. A field is required unless serde defaults it (`default`
 /// on it or on the container) or its type may be missing (`Option<T>`: `OPTIONAL`).
-fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
+pub(super) fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
     let container_default = cx.cont.serde.default;
     let properties = fields
         .iter()
@@ -334,13 +334,19 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
             // `null` as the type's value (an `Option`'s `None`), not as the field left out:
             // the schema says `null` there (the type's item schema).
             let null_read = field.default_path && field.attrs.opaque.is_none();
-            if !null_read {
+            if !null_read && !field.lenient {
                 if let Some(compact) = compact_property(cx, field, &name, flags, &description) {
                     return compact;
                 }
             }
             let schema =
                 field_schema_as(cx, field, if null_read { "ITEM_SCHEMA" } else { "SCHEMA" });
+            // Its numbers and booleans may be written as text too, as the walk reads them.
+            let schema = if field.lenient {
+                quote!(&_stitch::Schema::Lenient(#schema))
+            } else {
+                schema
+            };
             let optional = if serde_default {
                 quote!(false)
             } else {
@@ -382,7 +388,7 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
 }
 
 /// The schema of a variant's content (what follows its tag).
-fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
+pub(super) fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
     match variant.style {
         Style::Unit => quote!(&_stitch::Schema::Null),
         Style::Newtype => field_schema(cx, &variant.fields[0]),
@@ -391,116 +397,5 @@ fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
             quote!(&_stitch::Schema::Tuple(&[#(#items),*]))
         }
         Style::Struct => object(cx, &variant.fields, variant.doc.clone()),
-    }
-}
-
-/// The schema of an enum, by tagging:
-///
-/// ```text
-/// &_stitch::Schema::Enum(&["get", "put"])                  // external, unit variants only
-/// &_stitch::Schema::OneOf(&[
-///     &_stitch::Schema::Enum(&["stop"]),                    // external: the unit variants,
-///     &_stitch::Schema::External { key: "get", content },   // then one per other variant
-///     &_stitch::Schema::Tagged { tag: "type", value: "get", body },            // internal
-///     &_stitch::Schema::Adjacent { tag, value, content_key, content: Option }, // adjacent
-/// ])
-/// &_stitch::Schema::AnyOf(&[/* each variant's content */])  // untagged
-/// ```
-///
-/// Skipped variants are left out. A variant read under aliases (`#[serde(alias)]`) is described
-/// under each name: more strings of the `Enum` for an externally tagged unit variant, one more
-/// member per alias for the others (another key, another tag value).
-fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
-    let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
-    let tagging = cx.cont.tagging();
-    let units: Vec<String> = variants
-        .iter()
-        .filter(|v| v.style == Style::Unit)
-        .flat_map(|v| v.names.all())
-        .map(esc)
-        .collect();
-    if tagging == Tagging::External
-        && units.len() == variants.iter().flat_map(|v| v.names.all()).count()
-    {
-        // With `#[serde(other)]`, serde takes any name: the widest truth is a string.
-        if variants.iter().any(|v| v.other) {
-            return quote!(&_stitch::Schema::String);
-        }
-        return quote!(&_stitch::Schema::Enum(&[#(#units),*]));
-    }
-    let members: Vec<TokenStream> = match &tagging {
-        Tagging::External => {
-            let mut members = Vec::new();
-            if !units.is_empty() {
-                members.push(quote!(&_stitch::Schema::Enum(&[#(#units),*])));
-            }
-            // A variant read under an alias too is a member per name, as serde reads it.
-            for v in variants.iter().filter(|v| v.style != Style::Unit) {
-                let content = content(cx, v);
-                for key in v.names.all().map(esc) {
-                    members
-                        .push(quote!(&_stitch::Schema::External { key: #key, content: #content }));
-                }
-            }
-            members
-        }
-        Tagging::Internal { tag } => variants
-            .iter()
-            .flat_map(|v| v.names.all().map(move |name| (v, name)))
-            .filter(|(v, name)| !v.other || *name == v.names.wire)
-            .map(|(v, name)| {
-                let tag = esc(tag);
-                let value = tag_value(v, name);
-                let body = if v.style == Style::Unit {
-                    // A unit variant is the tag alone; its doc comment describes that object.
-                    object(cx, &[], v.doc.clone())
-                } else {
-                    content(cx, v)
-                };
-                quote!(&_stitch::Schema::Tagged { tag: #tag, value: #value, body: #body })
-            })
-            .collect(),
-        Tagging::Adjacent { tag, content: key } => variants
-            .iter()
-            .flat_map(|v| v.names.all().map(move |name| (v, name)))
-            .filter(|(v, name)| !v.other || *name == v.names.wire)
-            .map(|(v, name)| {
-                let (tag, key) = (esc(tag), esc(key));
-                let value = tag_value(v, name);
-                let body = if v.style == Style::Unit {
-                    quote!(_stitch::None)
-                } else {
-                    let c = content(cx, v);
-                    quote!(_stitch::Some(#c))
-                };
-                quote! {
-                    &_stitch::Schema::Adjacent {
-                        tag: #tag,
-                        value: #value,
-                        content_key: #key,
-                        content: #body,
-                    }
-                }
-            })
-            .collect(),
-        Tagging::Untagged => {
-            let members = variants.iter().map(|v| content(cx, v));
-            return quote!(&_stitch::Schema::AnyOf(&[#(#members),*]));
-        }
-    };
-    // A variant that takes any other tag overlaps the others: `anyOf`, not `oneOf`.
-    if tagging != Tagging::External && variants.iter().any(|v| v.other) {
-        return quote!(&_stitch::Schema::AnyOf(&[#(#members),*]));
-    }
-    quote!(&_stitch::Schema::OneOf(&[#(#members),*]))
-}
-
-/// A tagged variant's tag value: its name, or any string for `#[serde(other)]`.
-fn tag_value(v: &Variant, name: &str) -> TokenStream {
-    if v.other {
-        quote!(_stitch::Schema::ANY_TAG)
-    } else {
-        let name = esc(name);
-        quote!(#name)
     }
 }

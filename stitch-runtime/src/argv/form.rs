@@ -293,6 +293,7 @@ fn limits_of(mut schema: &'static Schema) -> Option<&'static Limits> {
             Schema::Limited { limits, .. } => return Some(limits),
             Schema::Anchored { inner, .. }
             | Schema::Bounded { inner, .. }
+            | Schema::Lenient(inner)
             | Schema::Described { inner, .. } => schema = inner,
             _ => return None,
         }
@@ -331,7 +332,8 @@ fn described(schema: &'static Schema, given: Option<String>) -> Option<String> {
         match own {
             Schema::Anchored { inner, .. }
             | Schema::Bounded { inner, .. }
-            | Schema::Limited { inner, .. } => own = inner,
+            | Schema::Limited { inner, .. }
+            | Schema::Lenient(inner) => own = inner,
             Schema::Described { description, .. } => break given.or(Some(unescape(description))),
             _ => break given,
         }

@@ -19,6 +19,7 @@ fn same_value(nodes: &[Node], id: Id) -> Vec<Id> {
     let ids: Vec<Id> = match &node.form {
         Form::Untagged => node.members.clone(),
         Form::OneOrMany { one, many } => vec![*one, *many],
+        Form::Lenient { scalar } => vec![*scalar],
         Form::Tagged { tags, other, .. } => tags.iter().map(|(_, id)| *id).chain(*other).collect(),
         Form::Any | Form::Typed | Form::Keyed { .. } => Vec::new(),
     };

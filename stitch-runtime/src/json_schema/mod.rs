@@ -71,6 +71,11 @@
 //!   sent (none is ``missing field `color` ``, the first name; two, under a `oneOf`, serde's
 //!   ``duplicate field `color` ``), and a `null` at one of them is a value, not the property
 //!   left out. The derive writes it for a required field with aliases.
+//! - **Written as text (`lenient_scalars`).** An `anyOf` of an integer, a number or a boolean
+//!   and a string of exactly the text stitch's schemas give it (`^(0|[1-9][0-9]*)$`,
+//!   `^(0|-?[1-9][0-9]*)$`, the JSON number's grammar, `enum` `"true"`/`"false"`) is the
+//!   scalar: its text is read into it when it reads back to itself within the type, as the
+//!   derive reads it, and is then judged as the scalar.
 //! - **Nullable.** `null` is left alone where the schema allows it: `"type": [… "null"]`,
 //!   `nullable: true` (OpenAPI), or a `{"type": "null"}` member of an `anyOf`/`oneOf` (which
 //!   is then set aside: the other members decide).

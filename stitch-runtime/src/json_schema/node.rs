@@ -411,6 +411,9 @@ pub(crate) enum Form {
     Typed,
     /// `OneOrMany<T>`: members `[one, many]`.
     OneOrMany { one: Id, many: Id },
+    /// A number or boolean that may be written as text (`lenient_scalars`): an `anyOf` of the
+    /// scalar and a string of the text stitch writes for it. The text is read into the scalar.
+    Lenient { scalar: Id },
     /// A `oneOf`/`anyOf` of objects told apart by a constant string property `key`
     /// (internally and adjacently tagged enums): each tag with its member.
     Tagged {

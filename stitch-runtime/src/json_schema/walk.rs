@@ -51,6 +51,7 @@ impl Walk<'_> {
             }
             Form::Typed => self.typed(id, value, cx, at),
             Form::OneOrMany { one, many } => self.one_or_many(id, *one, *many, value, cx, at),
+            Form::Lenient { scalar } => self.lenient(*scalar, value, cx, at),
             Form::Tagged {
                 key, tags, other, ..
             } => self.tagged(id, key, (tags, *other), value, cx, at),
@@ -291,7 +292,9 @@ impl Walk<'_> {
         match &node.form {
             Form::Any => true,
             Form::Typed => admits(node, &Value::Null),
-            Form::OneOrMany { one, .. } => self.takes_null(*one, depth + 1),
+            Form::OneOrMany { one, .. } | Form::Lenient { scalar: one } => {
+                self.takes_null(*one, depth + 1)
+            }
             Form::Tagged { .. } | Form::Keyed { .. } => false,
             Form::Untagged => self.pick(id, &Value::Null).is_some(),
         }

@@ -314,7 +314,9 @@ const fn unwritable(
             let min = if *min > min_items { *min } else { min_items };
             unwritable(inner, field, provider, min)
         }
-        Schema::Limited { inner, .. } => unwritable(inner, field, provider, min_items),
+        Schema::Limited { inner, .. } | Schema::Lenient(inner) => {
+            unwritable(inner, field, provider, min_items)
+        }
         _ => None,
     }
 }

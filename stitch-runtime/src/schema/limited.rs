@@ -18,6 +18,7 @@ const fn leaf(mut schema: &Schema) -> &Schema {
             Schema::Map(values) => values,
             Schema::Bounded { inner, .. }
             | Schema::Limited { inner, .. }
+            | Schema::Lenient(inner)
             | Schema::Described { inner, .. } => inner,
             other => return other,
         }
@@ -66,6 +67,7 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
         | Schema::External { content: inner, .. }
         | Schema::Anchored { inner, .. }
         | Schema::Described { inner, .. }
+        | Schema::Lenient(inner)
         | Schema::Bounded { inner, .. } => walk_first(inner),
         Schema::Tuple(members) | Schema::AnyOf(members) | Schema::OneOf(members) => {
             let mut i = 0;
@@ -199,6 +201,7 @@ pub const fn takes_lenient_scalars(mut schema: &Schema) -> bool {
             | Schema::Map(inner)
             | Schema::Bounded { inner, .. }
             | Schema::Limited { inner, .. }
+            | Schema::Lenient(inner)
             | Schema::Described { inner, .. } => inner,
             other => {
                 return matches!(

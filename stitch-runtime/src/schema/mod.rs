@@ -131,6 +131,9 @@ pub enum Schema {
         /// `max_items` (`usize::MAX` when unset).
         max: usize,
     },
+    /// A field with `#[stitch(lenient_scalars)]`: each number or boolean of `inner` (not inside
+    /// a nested struct or a union) may also be written as text, `{"anyOf": [leaf, text]}`.
+    Lenient(&'static Schema),
     /// A field's constraints (`minimum`, `max_length`, `pattern`, …), applied to each number
     /// or string of `inner` (its items, its map's values).
     Limited {
@@ -321,6 +324,7 @@ pub(crate) const fn core(mut schema: &Schema) -> &Schema {
     while let Schema::Anchored { inner, .. }
     | Schema::Bounded { inner, .. }
     | Schema::Limited { inner, .. }
+    | Schema::Lenient(inner)
     | Schema::Described { inner, .. } = schema
     {
         schema = inner;

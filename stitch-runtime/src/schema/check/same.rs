@@ -146,6 +146,7 @@ pub(super) const fn same(a: &Schema, b: &Schema) -> bool {
                 max: bmax,
             },
         ) => *amin == *bmin && *amax == *bmax && same(ai, bi),
+        (Schema::Lenient(a), Schema::Lenient(b)) => same(a, b),
         _ => false,
     }
 }

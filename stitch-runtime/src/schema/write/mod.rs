@@ -13,6 +13,7 @@ pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
         anchors: [""; MAX_ANCHORS],
         anchored: 0,
         limits: None,
+        lenient: false,
     };
     w.schema(schema, Extras::NONE, NO_BOUNDS);
     w.at
@@ -56,10 +57,6 @@ impl Extras {
 
 const NO_BOUNDS: (usize, usize) = (0, usize::MAX);
 
-/// `f32::MAX` as JSON, as serde_json writes it as an `f64` (the coercer recognises the pair).
-pub(crate) const F32_MAX: &str = "3.4028234663852886e38";
-pub(crate) const F32_MIN: &str = "-3.4028234663852886e38";
-
 /// How many distinct recursive types one schema names; past that, a recursive type is
 /// written whole again (a schema that large is far past any provider's limits).
 const MAX_ANCHORS: usize = 32;
@@ -73,6 +70,8 @@ struct Writer<'a> {
     anchored: usize,
     /// The constraints of the field being written, for each number or string inside it.
     limits: Option<&'static Limits>,
+    /// The field being written reads numbers and booleans written as text (`lenient_scalars`).
+    lenient: bool,
 }
 
 impl Writer<'_> {
@@ -176,6 +175,9 @@ impl Writer<'_> {
     }
 
     const fn schema(&mut self, schema: &Schema, extras: Extras, bounds: (usize, usize)) {
+        if self.lenient && self.lenient_at(schema, extras, bounds) {
+            return;
+        }
         match schema {
             Schema::Any => {
                 self.open(extras);
@@ -183,63 +185,14 @@ impl Writer<'_> {
             }
             Schema::Null => self.typed(extras, "null"),
             Schema::Boolean => self.typed(extras, "boolean"),
-            Schema::Number => {
-                let mut first = self.open(extras);
-                self.key(&mut first, "type");
-                self.string("number");
-                self.number_limits(&mut first, true);
-                self.raw(b"}");
-            }
-            Schema::Float32 => {
-                let mut first = self.open(extras);
-                self.key(&mut first, "type");
-                self.string("number");
-                // `f32::MAX` as an `f64`, unless the field's own bounds say more.
-                let own = match self.limits {
-                    Some(limits) => (limits.minimum, limits.maximum),
-                    None => (None, None),
-                };
-                self.key(&mut first, "minimum");
-                match own.0 {
-                    Some(n) => self.num(n),
-                    None => self.s(F32_MIN),
-                }
-                self.key(&mut first, "maximum");
-                match own.1 {
-                    Some(n) => self.num(n),
-                    None => self.s(F32_MAX),
-                }
-                self.number_limits(&mut first, false);
-                self.raw(b"}");
+            Schema::Number | Schema::Float32 | Schema::Integer { .. } => {
+                self.number(schema, extras)
             }
             Schema::String => {
                 let mut first = self.open(extras);
                 self.key(&mut first, "type");
                 self.string("string");
                 self.string_limits(&mut first);
-                self.raw(b"}");
-            }
-            Schema::Integer { min, max } => {
-                let mut first = self.open(extras);
-                self.key(&mut first, "type");
-                self.string("integer");
-                // A field's own `minimum`/`maximum` (within the type's range: the derive
-                // checked) replace the type's.
-                let own = match self.limits {
-                    Some(limits) => (limits.minimum, limits.maximum),
-                    None => (None, None),
-                };
-                self.key(&mut first, "minimum");
-                match own.0 {
-                    Some(n) => self.num(n),
-                    None => self.signed(*min),
-                }
-                self.key(&mut first, "maximum");
-                match own.1 {
-                    Some(n) => self.num(n),
-                    None => self.unsigned(*max),
-                }
-                self.number_limits(&mut first, false);
                 self.raw(b"}");
             }
             Schema::Char => {
@@ -436,6 +389,12 @@ impl Writer<'_> {
                 let max = if *max < bounds.1 { *max } else { bounds.1 };
                 self.schema(inner, extras, (min, max))
             }
+            Schema::Lenient(inner) => {
+                let outer = self.lenient;
+                self.lenient = true;
+                self.schema(inner, extras, bounds);
+                self.lenient = outer;
+            }
             Schema::Limited { inner, limits } => {
                 let outer = self.limits;
                 self.limits = Some(*limits);
@@ -505,3 +464,6 @@ impl Writer<'_> {
 
 mod flat;
 mod parts;
+mod scalars;
+
+pub(crate) use scalars::{LENIENT_SIGNED, LENIENT_UNSIGNED};

@@ -340,27 +340,95 @@ fn an_enum_that_takes_any_other_name_is_an_open_string() {
     assert!(validator::<Drive>().is_valid(&json!({"speed": "Fast", "step": {"op": "Open"}})));
 }
 
-/// A field that reads numbers written as text.
+/// Fields that read numbers and booleans written as text, and a struct that does for all
+/// its own fields (not a nested struct's).
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct Knobs {
     #[stitch(lenient_scalars)]
     #[serde(default)]
     level: u8,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    sizes: Vec<i16>,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    ratio: Option<f64>,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    gain: Option<f32>,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    on: Option<bool>,
+    #[serde(default)]
+    strict: Option<u32>,
+    #[serde(default)]
+    all: Option<AllLenient>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[stitch(lenient_scalars)]
+struct AllLenient {
+    count: u32,
+    #[serde(default)]
+    inner: Option<Strict>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Strict {
+    count: u32,
 }
 
 #[test]
-fn lenient_scalars_are_read_but_not_advertised() {
-    // docs/rules.md#schema-differences: the schema types a lenient number as a number; the
-    // derive reads the text, and a client that validates against the schema (or the coercer
-    // built from it) refuses it.
-    let args = json!({"level": "3"});
-    assert_eq!(Knobs::from_value(args.clone()).unwrap().level, 3);
-    assert!(!validator::<Knobs>().is_valid(&args));
-    let coercer = stitch_runtime::json_schema::Coercer::new(Knobs::input_schema()).unwrap();
-    assert!(coercer.coerce(&mut args.clone()).is_err());
-    let plain = json!({"level": 3});
-    assert!(validator::<Knobs>().is_valid(&plain));
-    coercer.coerce(&mut plain.clone()).unwrap();
+fn lenient_scalars_are_in_the_schema() {
+    // docs/rules.md#schema-differences: a lenient number or boolean is an `anyOf` of itself
+    // and the text the derive reads, which the coercer built from the schema reads as the
+    // derive does, into the same value.
+    let schema = Knobs::input_schema();
+    assert_eq!(
+        schema["properties"]["level"]["anyOf"][1],
+        json!({"type": "string", "pattern": "^(0|[1-9][0-9]*)$"}),
+        "{schema}"
+    );
+    assert_eq!(
+        schema["properties"]["on"]["anyOf"][1],
+        json!({"type": "string", "enum": ["true", "false"]})
+    );
+    let v = validator::<Knobs>();
+    for accepted in [
+        json!({"level": "3", "sizes": ["-3", 4], "ratio": "0.5", "gain": "2.5e3", "on": "true"}),
+        json!({"level": 200, "on": false, "all": {"count": "5"}}),
+        json!({"all": {"count": 5, "inner": {"count": 6}}}),
+    ] {
+        same_answer::<Knobs>(&accepted).unwrap();
+        assert!(v.is_valid(&accepted), "{accepted}");
+    }
+    // JSON text of a list of them is repaired (R1), then each item read.
+    let text = same_answer::<Knobs>(&json!({"sizes": "[\"1\", 2]"})).unwrap();
+    assert_eq!(text.sizes, [1, 2]);
+    let read =
+        same_answer::<Knobs>(&json!({"level": "3", "sizes": ["-3", 4], "gain": "0.5"})).unwrap();
+    assert_eq!(
+        (read.level, read.sizes, read.gain),
+        (3, vec![-3, 4], Some(0.5))
+    );
+    // Refused alike: a text that does not read back to itself, past the type's range, an
+    // f32 past its range, a field without the option, a nested struct's field.
+    for refused in [
+        json!({"level": "03"}),
+        json!({"level": "-0"}),
+        json!({"level": "300"}),
+        json!({"sizes": ["40000"]}),
+        json!({"ratio": "0x5"}),
+        json!({"gain": "1e39"}),
+        json!({"on": "True"}),
+        json!({"strict": "5"}),
+        json!({"all": {"count": 5, "inner": {"count": "6"}}}),
+    ] {
+        same_answer::<Knobs>(&refused).unwrap_err();
+    }
+    // What remains: the schema's text pattern does not hold the type's range, so a validator
+    // takes `"300"` for a `u8`; serde and the coercer refuse it.
+    assert!(v.is_valid(&json!({"level": "300"})));
 }
 
 /// Fields read under aliases: required, optional, defaulted, and in a flattened struct.
