@@ -519,6 +519,14 @@ fn an_alias_is_a_property_and_a_required_field_may_be_sent_under_it() {
         // A list written as text is a string to a validator: R3 is the coercer's.
         assert_eq!(v.is_valid(&refused), message.contains("as text"), "{refused}");
     }
+    // What remains: an optional field sent under two names. serde refuses it (after the
+    // coercer too); the schema cannot say "at most one of" without `not`.
+    let twice = json!({"color": "r", "line": 1, "paths": "a", "path": "b"});
+    assert_eq!(
+        same_answer::<Named>(&twice).unwrap_err(),
+        "duplicate field `paths`"
+    );
+    assert!(v.is_valid(&twice));
     // R8 under an alias: a defaulted field's `null` is the field left out.
     let left_out = same_answer::<Named>(&json!({"color": "r", "line": 1, "n": null})).unwrap();
     assert_eq!(left_out.count, 0);
@@ -612,6 +620,8 @@ fn an_f32_range_and_an_options_other_default_are_in_the_schema() {
     }
     let rounds = json!({"level": 3.402_823_5e38_f64});
     assert_eq!(same_answer::<Gauge>(&rounds).unwrap().level, Some(f32::MAX));
+    // What remains: a validator judges the number as written, past the bound.
+    assert!(!validator::<Gauge>().is_valid(&rounds));
     assert_eq!(
         same_answer::<Gauge>(&json!({"level": 0.5})).unwrap().level,
         Some(0.5)
