@@ -262,7 +262,7 @@ pub(crate) fn one_or_many_expected(item: &Schema) -> &'static str {
         }
         Schema::String | Schema::Char | Schema::Enum(_) => "a string or an array of strings",
         Schema::Integer { .. } => "an integer or an array of integers",
-        Schema::Number => "a number or an array of numbers",
+        Schema::Number | Schema::Float32 => "a number or an array of numbers",
         Schema::Boolean => "a boolean or an array of booleans",
         Schema::Object(_) => "an object or an array of objects",
         _ => "one value or an array of values",

@@ -19,6 +19,7 @@ mod bounds_hold;
 mod constraints;
 mod delegate;
 mod enum_;
+mod enum_schema;
 mod externally;
 mod fallback;
 mod fields;

@@ -24,10 +24,10 @@ pub(super) fn described(
 }
 
 /// What the schema code needs to know about the container.
-struct Ctx<'a> {
-    cont: &'a Container<'a>,
+pub(super) struct Ctx<'a> {
+    pub(super) cont: &'a Container<'a>,
     /// The container names itself in a field: its self-references become `{"$ref":"#Name"}`.
-    recursive: bool,
+    pub(super) recursive: bool,
 }
 
 /// The items of the `Describe` impl, plus any item the const block needs beside it:
@@ -67,7 +67,7 @@ pub(super) fn describe(cont: &Container) -> (TokenStream, TokenStream) {
         // through `deserialize_newtype_struct`, which refuses it (only `transparent` forwards).
         Data::Newtype(field) => (field_schema(&cx, field), None),
         Data::Enum(variants) => {
-            let schema = enumeration(&cx, variants);
+            let schema = super::enum_schema::enumeration(&cx, variants);
             // The enum's own description, at its root (a struct's is in its object).
             match described(&cont.attrs.description, &cont.doc) {
                 Some(description) => {
@@ -196,6 +196,12 @@ fn constant(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
 
 /// The field's schema expression, with its item bounds.
 fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
+    field_schema_as(cx, field, "SCHEMA")
+}
+
+/// The field's schema expression from the type's `which` schema constant (`SCHEMA`, or
+/// `ITEM_SCHEMA`: `null` too for an `Option`).
+fn field_schema_as(cx: &Ctx, field: &Field, which: &str) -> TokenStream {
     if field.attrs.opaque.is_some() {
         return match &field.attrs.schema {
             Some(text) => {
@@ -205,7 +211,7 @@ fn field_schema(cx: &Ctx, field: &Field) -> TokenStream {
             None => quote!(&_stitch::Schema::Any),
         };
     }
-    let schema = constant(cx, field, "SCHEMA");
+    let schema = constant(cx, field, which);
     let schema = match field.attrs.limits.limits() {
         Some(limits) => quote!(&_stitch::Schema::Limited { inner: #schema, limits: #limits }),
         None => schema,
@@ -297,27 +303,50 @@ fn compact_property(
 /// ```
 ///
 /// The flags are `Property::SERDE_DEFAULT` (1: serde defaults the field, so it is not
-/// required), `TYPE_DEFAULT` (2: the schema lists the type's default) and `DESCRIBED` (4).
+/// required), `TYPE_DEFAULT` (2: the schema lists the type's default), `DESCRIBED` (4) and
+/// `ALIAS` (8: another name of the field before it, `#[serde(alias)]`).
 /// Skipped fields are not in it. A field is required unless serde defaults it (`default`
 /// on it or on the container) or its type may be missing (`Option<T>`: `OPTIONAL`).
-fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
+pub(super) fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStream {
     let container_default = cx.cont.serde.default;
     let properties = fields
         .iter()
         .filter(|f| !f.skip && !f.flatten)
-        .map(|field| {
-            let name = esc(&field.names.wire);
+        .flat_map(|field| {
+            // The wire name, then each alias (flag `ALIAS`, 8): serde reads the field under any.
+            field
+                .names
+                .all()
+                .enumerate()
+                .map(move |(i, name)| (field, name, i > 0))
+        })
+        .map(|(field, name, alias)| {
+            let name = esc(name);
             let description = described(&field.attrs.description, &field.doc);
             let serde_default = field.default || container_default;
             let type_default = field.default && !field.default_path && field.attrs.opaque.is_none();
             let flags = u8::from(serde_default)
                 | u8::from(type_default) << 1
-                | u8::from(description.is_some()) << 2;
+                | u8::from(description.is_some()) << 2
+                | u8::from(alias) << 3;
             let description = esc(description.as_deref().unwrap_or(""));
-            if let Some(compact) = compact_property(cx, field, &name, flags, &description) {
-                return compact;
+            // With a default other than `Default::default()` (`default = "…"`), serde reads a
+            // `null` as the type's value (an `Option`'s `None`), not as the field left out:
+            // the schema says `null` there (the type's item schema).
+            let null_read = field.default_path && field.attrs.opaque.is_none();
+            if !null_read && !field.lenient {
+                if let Some(compact) = compact_property(cx, field, &name, flags, &description) {
+                    return compact;
+                }
             }
-            let schema = field_schema(cx, field);
+            let schema =
+                field_schema_as(cx, field, if null_read { "ITEM_SCHEMA" } else { "SCHEMA" });
+            // Its numbers and booleans may be written as text too, as the walk reads them.
+            let schema = if field.lenient {
+                quote!(&_stitch::Schema::Lenient(#schema))
+            } else {
+                schema
+            };
             let optional = if serde_default {
                 quote!(false)
             } else {
@@ -359,7 +388,7 @@ fn object(cx: &Ctx, fields: &[Field], description: Option<String>) -> TokenStrea
 }
 
 /// The schema of a variant's content (what follows its tag).
-fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
+pub(super) fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
     match variant.style {
         Style::Unit => quote!(&_stitch::Schema::Null),
         Style::Newtype => field_schema(cx, &variant.fields[0]),
@@ -369,93 +398,4 @@ fn content(cx: &Ctx, variant: &Variant) -> TokenStream {
         }
         Style::Struct => object(cx, &variant.fields, variant.doc.clone()),
     }
-}
-
-/// The schema of an enum, by tagging:
-///
-/// ```text
-/// &_stitch::Schema::Enum(&["get", "put"])                  // external, unit variants only
-/// &_stitch::Schema::OneOf(&[
-///     &_stitch::Schema::Enum(&["stop"]),                    // external: the unit variants,
-///     &_stitch::Schema::External { key: "get", content },   // then one per other variant
-///     &_stitch::Schema::Tagged { tag: "type", value: "get", body },            // internal
-///     &_stitch::Schema::Adjacent { tag, value, content_key, content: Option }, // adjacent
-/// ])
-/// &_stitch::Schema::AnyOf(&[/* each variant's content */])  // untagged
-/// ```
-///
-/// Skipped variants are left out. A variant is described under its wire name; only an
-/// externally tagged unit variant lists its aliases too, as more strings of the `Enum`.
-fn enumeration(cx: &Ctx, variants: &[Variant]) -> TokenStream {
-    let variants: Vec<&Variant> = variants.iter().filter(|v| !v.skip).collect();
-    let tagging = cx.cont.tagging();
-    let units: Vec<String> = variants
-        .iter()
-        .filter(|v| v.style == Style::Unit)
-        .flat_map(|v| v.names.all())
-        .map(esc)
-        .collect();
-    if tagging == Tagging::External
-        && units.len() == variants.iter().flat_map(|v| v.names.all()).count()
-    {
-        // With `#[serde(other)]`, serde takes any name: the widest truth is a string.
-        if variants.iter().any(|v| v.other) {
-            return quote!(&_stitch::Schema::String);
-        }
-        return quote!(&_stitch::Schema::Enum(&[#(#units),*]));
-    }
-    let members: Vec<TokenStream> = match &tagging {
-        Tagging::External => {
-            let mut members = Vec::new();
-            if !units.is_empty() {
-                members.push(quote!(&_stitch::Schema::Enum(&[#(#units),*])));
-            }
-            for v in variants.iter().filter(|v| v.style != Style::Unit) {
-                let key = esc(&v.names.wire);
-                let content = content(cx, v);
-                members.push(quote!(&_stitch::Schema::External { key: #key, content: #content }));
-            }
-            members
-        }
-        Tagging::Internal { tag } => variants
-            .iter()
-            .map(|v| {
-                let tag = esc(tag);
-                let value = esc(&v.names.wire);
-                let body = if v.style == Style::Unit {
-                    // A unit variant is the tag alone; its doc comment describes that object.
-                    object(cx, &[], v.doc.clone())
-                } else {
-                    content(cx, v)
-                };
-                quote!(&_stitch::Schema::Tagged { tag: #tag, value: #value, body: #body })
-            })
-            .collect(),
-        Tagging::Adjacent { tag, content: key } => variants
-            .iter()
-            .map(|v| {
-                let (tag, key) = (esc(tag), esc(key));
-                let value = esc(&v.names.wire);
-                let body = if v.style == Style::Unit {
-                    quote!(_stitch::None)
-                } else {
-                    let c = content(cx, v);
-                    quote!(_stitch::Some(#c))
-                };
-                quote! {
-                    &_stitch::Schema::Adjacent {
-                        tag: #tag,
-                        value: #value,
-                        content_key: #key,
-                        content: #body,
-                    }
-                }
-            })
-            .collect(),
-        Tagging::Untagged => {
-            let members = variants.iter().map(|v| content(cx, v));
-            return quote!(&_stitch::Schema::AnyOf(&[#(#members),*]));
-        }
-    };
-    quote!(&_stitch::Schema::OneOf(&[#(#members),*]))
 }

@@ -54,7 +54,7 @@ impl Node {
                 Schema::Null => Some("null"),
                 Schema::Boolean => Some("boolean"),
                 Schema::Integer { .. } => Some("integer"),
-                Schema::Number => Some("number"),
+                Schema::Number | Schema::Float32 => Some("number"),
                 Schema::String | Schema::Char | Schema::Enum(_) => Some("string"),
                 Schema::Array { .. } | Schema::Tuple(_) => Some("array"),
                 Schema::Map(_)
@@ -295,6 +295,7 @@ fn limits_of(mut schema: &'static Schema) -> Option<&'static Limits> {
             Schema::Limited { limits, .. } => return Some(limits),
             Schema::Anchored { inner, .. }
             | Schema::Bounded { inner, .. }
+            | Schema::Lenient(inner)
             | Schema::Described { inner, .. } => schema = inner,
             _ => return None,
         }
@@ -304,7 +305,8 @@ fn limits_of(mut schema: &'static Schema) -> Option<&'static Limits> {
 /// The properties of `object` and of the objects flattened into it; `optional` when an
 /// `Option` flattened it (its properties are not required).
 fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
-    for property in object.properties {
+    // The command line takes each field by its wire name; an alias is not a flag of its own.
+    for property in object.properties.iter().filter(|p| !p.is_alias()) {
         fields.push(Field {
             wire: unescape(property.name()),
             form: form_of(&Node::of(property.schema())),
@@ -374,7 +376,8 @@ fn described(schema: &'static Schema, given: Option<String>) -> Option<String> {
         match own {
             Schema::Anchored { inner, .. }
             | Schema::Bounded { inner, .. }
-            | Schema::Limited { inner, .. } => own = inner,
+            | Schema::Limited { inner, .. }
+            | Schema::Lenient(inner) => own = inner,
             Schema::Described { description, .. } => break given.or(Some(unescape(description))),
             _ => break given,
         }

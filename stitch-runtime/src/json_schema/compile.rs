@@ -10,6 +10,7 @@ use super::node::{resolve, Additional, Form, Id, ListCheck, Node, PropertyIndex,
 use super::read::{read, Reader, MAX_SCHEMA_DEPTH};
 use super::SchemaError;
 use crate::json::depth::MAX_DEPTH;
+use crate::schema::write::{LENIENT_SIGNED, LENIENT_UNSIGNED};
 
 /// The URI the whole schema is registered under, for the validators of its parts.
 const BASE: &str = "urn:stitch:schema";
@@ -103,6 +104,41 @@ fn decide_forms(nodes: &mut [Node]) -> Result<(), SchemaError> {
     Ok(())
 }
 
+/// Whether `text` is the string a `lenient_scalars` field's `scalar` may be written as, as
+/// stitch's schemas write it (`crate::schema::write`): `true`/`false` for a boolean, the
+/// digits of an integer, a JSON number.
+fn lenient_text(scalar: &Node, text: &Node) -> bool {
+    if !(scalar.typed && text.typed && text.types == Types::STRING && text.members.is_empty()) {
+        return false;
+    }
+    let kind = scalar.types.without(Types::NULL);
+    let pattern = text.text_pattern.as_ref().map(|p| p.source.as_str());
+    if kind == Types::BOOLEAN {
+        return pattern.is_none()
+            && text.values.as_deref() == Some(&[Value::from("true"), Value::from("false")][..]);
+    }
+    let wants: &[&str] = if kind == Types::INTEGER {
+        &[LENIENT_UNSIGNED, LENIENT_SIGNED]
+    } else if kind.without(Types::INTEGER) == Types::NUMBER {
+        &[LENIENT_NUMBER_TEXT]
+    } else {
+        return false;
+    };
+    text.values.is_none() && pattern.is_some_and(|p| wants.contains(&p))
+}
+
+/// The JSON number's grammar as stitch's schemas write it for a lenient number (`write::scalars`),
+/// unescaped.
+const LENIENT_NUMBER_TEXT: &str = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$";
+
+/// Whether `n`'s property `key` takes any string and nothing else.
+fn open_string(nodes: &[Node], n: &Node, key: &str) -> bool {
+    n.ordinal(key).is_some_and(|o| {
+        let p = &nodes[resolve(nodes, n.properties[o].1)];
+        p.typed && p.types == Types::STRING && p.values.is_none() && p.members.is_empty()
+    })
+}
+
 fn form_of(nodes: &[Node], id: Id) -> Form {
     let node = &nodes[id];
     if node.members.is_empty() {
@@ -119,19 +155,34 @@ fn form_of(nodes: &[Node], id: Id) -> Form {
         .iter()
         .map(|&m| &nodes[resolve(nodes, m)])
         .collect();
+    if let [scalar, text] = members.as_slice() {
+        if lenient_text(scalar, text) {
+            return Form::Lenient {
+                scalar: node.members[0],
+            };
+        }
+    }
     let objects = |n: &&Node| n.typed && n.types.without(Types::NULL) == Types::OBJECT;
     // Tagged: objects that all name a constant string at one required key.
     if members.iter().all(objects) {
         if let Some(first) = members.first() {
             for (key, _) in &first.properties {
+                // One member may take any other string as its tag (`#[serde(other)]`).
+                let mut other = None;
                 let tags: Option<Vec<(String, Id)>> = node
                     .members
                     .iter()
                     .zip(&members)
-                    .map(|(&m, n)| {
-                        let tag = n.constant(nodes, key)?;
+                    .filter_map(|(&m, n)| {
                         let required = n.ordinal(key).is_some_and(|o| n.is_required(o));
-                        required.then(|| (tag, resolve(nodes, m)))
+                        match n.constant(nodes, key) {
+                            Some(tag) if required => Some(Some((tag, resolve(nodes, m)))),
+                            None if required && other.is_none() && open_string(nodes, n, key) => {
+                                other = Some(resolve(nodes, m));
+                                None
+                            }
+                            _ => Some(None),
+                        }
                     })
                     .collect();
                 // A key two members share a constant of is no tag (two flattened enums make
@@ -141,7 +192,7 @@ fn form_of(nodes: &[Node], id: Id) -> Form {
                         .enumerate()
                         .all(|(i, (tag, _))| tags[..i].iter().all(|(other, _)| other != tag))
                 };
-                if let Some(tags) = tags.filter(distinct) {
+                if let Some(tags) = tags.filter(|t| !t.is_empty() && distinct(t)) {
                     let others: Vec<&str> = members
                         .iter()
                         .flat_map(|n| n.properties.iter().map(|(k, _)| k.as_str()))
@@ -153,6 +204,7 @@ fn form_of(nodes: &[Node], id: Id) -> Form {
                         key: key.clone(),
                         tags,
                         content: others.first().filter(|_| adjacent).map(|k| (*k).to_owned()),
+                        other,
                     };
                 }
             }
@@ -202,6 +254,8 @@ pub(crate) fn takes_strings(nodes: &[Node], id: Id, depth: usize) -> bool {
         Form::Keyed { units, .. } => !units.is_empty(),
         Form::Tagged { .. } => false,
         Form::OneOrMany { one, .. } => takes_strings(nodes, *one, depth + 1),
+        // Its text is read as the scalar: no string is a value here (R1/R2 as the derive's).
+        Form::Lenient { .. } => false,
         Form::Untagged => node
             .members
             .iter()
@@ -218,7 +272,9 @@ fn limited(nodes: &[Node], id: Id, depth: usize) -> bool {
     }
     match &node.form {
         Form::Any | Form::Typed => constraints::has_own(node),
-        Form::OneOrMany { one, .. } => limited(nodes, *one, depth + 1),
+        Form::OneOrMany { one, .. } | Form::Lenient { scalar: one } => {
+            limited(nodes, *one, depth + 1)
+        }
         Form::Untagged => node.members.iter().any(|&m| limited(nodes, m, depth + 1)),
         Form::Tagged { .. } | Form::Keyed { .. } => false,
     }

@@ -189,8 +189,24 @@ pub(super) fn check(node: &Node, value: &Value, cx: &mut Cx, at: &Path<'_>) {
 #[cold]
 #[inline(never)]
 fn broken(node: &Node, value: &Value, cx: &mut Cx, at: &Path<'_>) {
-    let broken = node
-        .limits
+    let mut limits = node.limits;
+    // `minimum`/`maximum` of exactly `∓f32::MAX` (an `f32`'s schema): the number is judged as
+    // the derive judges it, as an `f32` (`3.40282356e38` rounds to `f32::MAX`).
+    let f32_bound =
+        |n: Option<Num>, want: f32| matches!(n, Some(Num::Float(f, _)) if f == f64::from(want));
+    if f32_bound(limits.minimum, -f32::MAX) && f32_bound(limits.maximum, f32::MAX) {
+        if value.as_f64().is_some_and(|f| (f as f32).is_infinite()) {
+            cx.report(at, || {
+                Issue::invalid(
+                    at.render(),
+                    format!("{value} is out of the range of an f32"),
+                )
+            });
+            return;
+        }
+        (limits.minimum, limits.maximum) = (None, None);
+    }
+    let broken = limits
         .broken(value)
         .or_else(|| match (value, &node.text_pattern) {
             (Value::String(text), Some(pattern)) if !pattern.is_match(text) => {

@@ -19,7 +19,8 @@ fn same_value(nodes: &[Node], id: Id) -> Vec<Id> {
     let ids: Vec<Id> = match &node.form {
         Form::Untagged => node.members.clone(),
         Form::OneOrMany { one, many } => vec![*one, *many],
-        Form::Tagged { tags, .. } => tags.iter().map(|(_, id)| *id).collect(),
+        Form::Lenient { scalar } => vec![*scalar],
+        Form::Tagged { tags, other, .. } => tags.iter().map(|(_, id)| *id).chain(*other).collect(),
         Form::Any | Form::Typed | Form::Keyed { .. } => Vec::new(),
     };
     ids.into_iter().map(|id| resolve(nodes, id)).collect()

@@ -183,6 +183,7 @@ fn merge_one(nodes: &mut [Node], id: Id) {
             .map(|p| (p.source.clone(), p.schema))
             .collect();
         let required = nodes[m].required.clone();
+        let one_of_names = nodes[m].one_of_names.clone();
         let additional = nodes[m].additional;
         let (members, one_or_many) = (nodes[m].members.clone(), nodes[m].one_or_many);
         let node = &mut nodes[id];
@@ -243,6 +244,7 @@ fn merge_one(nodes: &mut [Node], id: Id) {
                 node.required.push(name);
             }
         }
+        node.one_of_names.extend(one_of_names);
         if node.additional == Additional::Any {
             node.additional = additional;
         }

@@ -38,7 +38,9 @@ pub(super) fn reason(nodes: &[Node], node: &Node, value: &Value) -> String {
             }
         }
         Form::Untagged => return NO_MATCH.to_owned(),
-        Form::OneOrMany { one, .. } => return reason(nodes, &nodes[resolve(nodes, *one)], value),
+        Form::OneOrMany { one, .. } | Form::Lenient { scalar: one } => {
+            return reason(nodes, &nodes[resolve(nodes, *one)], value)
+        }
     }
     let types = node.types.without(Types::NULL);
     // A string naming no variant of a string enum (a unit-variant enum).

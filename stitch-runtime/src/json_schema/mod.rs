@@ -60,10 +60,22 @@
 //! - **Unions.** An `anyOf` of `T` and an array of `T` is `OneOrMany<T>`. A `oneOf` (or
 //!   `anyOf`) of objects that all give one required property a constant string (`const`, or
 //!   a one-value `enum`) is a tagged enum: the value is walked as the member its tag names.
+//!   One member may give it any string instead (`{"type": "string"}`, `#[serde(other)]`): the
+//!   member of every tag the others do not name.
 //!   A `oneOf` of one-key objects (`{"Variant": …}`, `additionalProperties: false`) and of
 //!   string enums is an externally tagged enum. Any other `anyOf`/`oneOf` is an untagged
 //!   enum: the member the validator takes as sent wins, and only when none does are the
 //!   members' repairs tried in order (`docs/rules.md#untagged`).
+//! - **One of these names.** An `anyOf`/`oneOf` (here or in an `allOf`) whose members each
+//!   only require one name (`{"required": ["colour"]}`) is no union: one of the names must be
+//!   sent (none is ``missing field `color` ``, the first name; two, under a `oneOf`, serde's
+//!   ``duplicate field `color` ``), and a `null` at one of them is a value, not the property
+//!   left out. The derive writes it for a required field with aliases.
+//! - **Written as text (`lenient_scalars`).** An `anyOf` of an integer, a number or a boolean
+//!   and a string of exactly the text stitch's schemas give it (`^(0|[1-9][0-9]*)$`,
+//!   `^(0|-?[1-9][0-9]*)$`, the JSON number's grammar, `enum` `"true"`/`"false"`) is the
+//!   scalar: its text is read into it when it reads back to itself within the type, as the
+//!   derive reads it, and is then judged as the scalar.
 //! - **Nullable.** `null` is left alone where the schema allows it: `"type": [… "null"]`,
 //!   `nullable: true` (OpenAPI), or a `{"type": "null"}` member of an `anyOf`/`oneOf` (which
 //!   is then set aside: the other members decide).

@@ -146,6 +146,10 @@ pub(crate) struct Node {
     pub patterns: Vec<Pattern>,
     /// `required`, in the schema's order.
     pub required: Vec<String>,
+    /// Names of which one must be sent (a field read under an alias too): a group of
+    /// `"not": {"anyOf": [{"properties": {name: false, …}}]}`, or an `anyOf`/`oneOf` of
+    /// `{"required": [name]}` members; `true` for a `oneOf` (two of them are refused).
+    pub one_of_names: Vec<(Vec<String>, bool)>,
     /// `additionalProperties`.
     pub additional: Additional,
     /// `anyOf` / `oneOf` members (a `null` member dropped into [`Node::types`]).
@@ -315,6 +319,7 @@ impl Node {
             index: None,
             patterns: Vec::new(),
             required: Vec::new(),
+            one_of_names: Vec::new(),
             additional: Additional::Any,
             members: Vec::new(),
             all_of: Vec::new(),
@@ -351,6 +356,17 @@ impl Node {
     #[inline]
     pub(crate) fn is_required(&self, ordinal: usize) -> bool {
         self.required_at.get(ordinal).copied().unwrap_or(false)
+    }
+
+    /// Whether the `ordinal`-th property must be sent: `required` lists it, or it is one of
+    /// [`Node::one_of_names`] (then its `null` is a value, not the property left out).
+    #[inline]
+    pub(crate) fn must_send(&self, ordinal: usize) -> bool {
+        self.is_required(ordinal)
+            || self.one_of_names.iter().any(|(names, _)| {
+                let name = &self.properties[ordinal].0;
+                names.iter().any(|n| n == name)
+            })
     }
 
     /// The schema of the value at a key no property names: the first pattern it matches,
@@ -396,6 +412,9 @@ pub(crate) enum Form {
     Typed,
     /// `OneOrMany<T>`: members `[one, many]`.
     OneOrMany { one: Id, many: Id },
+    /// A number or boolean that may be written as text (`lenient_scalars`): an `anyOf` of the
+    /// scalar and a string of the text stitch writes for it. The text is read into the scalar.
+    Lenient { scalar: Id },
     /// A `oneOf`/`anyOf` of objects told apart by a constant string property `key`
     /// (internally and adjacently tagged enums): each tag with its member.
     Tagged {
@@ -404,6 +423,8 @@ pub(crate) enum Form {
         /// The content's key, when every member holds the tag and at most this one more
         /// property (adjacently tagged).
         content: Option<String>,
+        /// The member whose tag is any other string (`#[serde(other)]`).
+        other: Option<Id>,
     },
     /// A `oneOf` of one-key objects (`{"Variant": content}`) and of strings naming unit
     /// variants (externally tagged enums): the names a string may be, and each key with its

@@ -228,6 +228,14 @@ impl Reader {
             Some(_) => return Err(malformed(at, "additionalProperties", "a schema")),
         }
 
+        // `"not": {"anyOf": [{"properties": {"color": false, "colour": false}}, …]}`: one of
+        // each group's names must be sent (how the derive writes a field read under an alias
+        // too). Any other `not` is left to validation (`--refuse-invalid`).
+        if let Some(groups) = map.get("not").and_then(|not| absent_groups(not, map)) {
+            node.one_of_names
+                .extend(groups.into_iter().map(|names| (names, false)));
+        }
+
         // Combinations.
         for keyword in ["anyOf", "oneOf"] {
             let Some(value) = map.get(keyword) else {
@@ -236,6 +244,10 @@ impl Reader {
             let Some(members) = value.as_array().filter(|m| !m.is_empty()) else {
                 return Err(malformed(at, keyword, "a non-empty list of schemas"));
             };
+            if let Some(names) = required_names(members) {
+                node.one_of_names.push((names, keyword == "oneOf"));
+                continue;
+            }
             if !node.members.is_empty() {
                 return Err(SchemaError::new(
                     at.to_owned(),
@@ -286,6 +298,7 @@ impl Reader {
                 if !node.properties.is_empty()
                     || !node.patterns.is_empty()
                     || !node.required.is_empty()
+                    || !node.one_of_names.is_empty()
                     || node.additional != Additional::Any
                 {
                     set = set.union(Types::OBJECT);
@@ -310,6 +323,54 @@ impl Reader {
         self.nodes[id] = node;
         Ok(id)
     }
+}
+
+/// The names of an `anyOf`/`oneOf` whose members each only require one name
+/// (`{"required": ["color"]}`): one of these names must be sent, as a field read under an
+/// alias too is (the rest of the schema lists each name's property).
+fn required_names(members: &[Value]) -> Option<Vec<String>> {
+    members
+        .iter()
+        .map(
+            |m| match m.as_object()?.get("required")?.as_array()?.as_slice() {
+                [Value::String(name)] if m.as_object()?.len() == 1 => Some(name.clone()),
+                _ => None,
+            },
+        )
+        .collect()
+}
+
+/// The groups of names of `{"anyOf": [{"properties": {name: false, …}}, …]}`, each member
+/// valid only when none of its names is sent (so the `not` around it requires one of each);
+/// in each, first the name whose property in `object` is not `deprecated` (the wire name, which
+/// a missing field is named by; the aliases are marked so).
+fn absent_groups(not: &Value, object: &Map<String, Value>) -> Option<Vec<Vec<String>>> {
+    let deprecated = |name: &String| {
+        object
+            .get("properties")
+            .and_then(|p| p.get(name.as_str()))
+            .and_then(|p| p.get("deprecated"))
+            == Some(&Value::Bool(true))
+    };
+    let [(key, Value::Array(members))] = not.as_object()?.iter().collect::<Vec<_>>()[..] else {
+        return None;
+    };
+    if key != "anyOf" || members.is_empty() {
+        return None;
+    }
+    members
+        .iter()
+        .map(|m| {
+            let [(key, Value::Object(names))] = m.as_object()?.iter().collect::<Vec<_>>()[..]
+            else {
+                return None;
+            };
+            let all_false = names.values().all(|v| *v == Value::Bool(false));
+            let mut names: Vec<String> = names.keys().cloned().collect();
+            names.sort_by_key(deprecated);
+            (key == "properties" && !names.is_empty() && all_false).then_some(names)
+        })
+        .collect()
 }
 
 fn is_null_schema(schema: &Value) -> bool {

@@ -50,6 +50,25 @@ impl Walk<'_> {
         self.one_or_many = prev;
     }
 
+    /// A `lenient_scalars` number or boolean: its text, read as the derive reads it (an integer
+    /// whose digits are its own and within the type, a JSON number, `true`/`false`), is the
+    /// scalar, judged as one; any other value is walked as the scalar.
+    pub(super) fn lenient(&mut self, scalar: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
+        let node = &self.nodes[resolve(self.nodes, scalar)];
+        let read = match &*value {
+            Value::String(text) => lenient_read(node, text),
+            _ => None,
+        };
+        match read {
+            Some(mut read) => {
+                self.walk(scalar, &mut read, cx, at);
+                cx.repaired(at, crate::RepairKind::ScalarText, value);
+                cx.replace(value, read);
+            }
+            None => self.walk(scalar, value, cx, at),
+        }
+    }
+
     /// R1 at a union: JSON text of a kind the union's members take (any kind but an array
     /// or an object they do not take) replaces the string, and is walked as the union.
     #[inline(never)]
@@ -70,7 +89,7 @@ impl Walk<'_> {
         &mut self,
         id: Id,
         key: &str,
-        tags: &[(String, Id)],
+        (tags, other): (&[(String, Id)], Option<Id>),
         value: &mut Value,
         cx: &mut Cx,
         at: &Path<'_>,
@@ -81,7 +100,10 @@ impl Walk<'_> {
                     return;
                 }
                 let member = match map.get(key) {
-                    Some(Value::String(tag)) => tags.iter().find(|(t, _)| t == tag).map(|t| t.1),
+                    // `#[serde(other)]`: any other string is that member.
+                    Some(Value::String(tag)) => {
+                        tags.iter().find(|(t, _)| t == tag).map(|t| t.1).or(other)
+                    }
                     _ => None,
                 };
                 match member {
@@ -303,11 +325,37 @@ impl Walk<'_> {
                 .types
                 .has(if array { Types::ARRAY } else { Types::OBJECT }),
             Form::OneOrMany { one, .. } => array || self.takes_kind(*one, value, depth + 1),
+            Form::Lenient { .. } => false,
             Form::Tagged { .. } | Form::Keyed { .. } => !array,
             Form::Untagged => node
                 .members
                 .iter()
                 .any(|&m| self.takes_kind(m, value, depth + 1)),
         }
+    }
+}
+
+/// The scalar `text` is at `node` (a `lenient_scalars` position), as the derive reads it.
+fn lenient_read(node: &super::node::Node, text: &str) -> Option<Value> {
+    let kind = node.types.without(Types::NULL);
+    if kind == Types::BOOLEAN {
+        return match text {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        };
+    }
+    if kind == Types::INTEGER {
+        let n: i128 = text.parse().ok()?;
+        let number = serde_json::Number::from_i128(n)?;
+        return (n.to_string() == text && super::walk::in_range(node.range, &number))
+            .then_some(Value::Number(number));
+    }
+    let plain = text
+        .bytes()
+        .all(|b| b.is_ascii_digit() || b"-.eE+".contains(&b));
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Number(n)) if plain => Some(Value::Number(n)),
+        _ => None,
     }
 }

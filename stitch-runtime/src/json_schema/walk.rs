@@ -51,7 +51,10 @@ impl Walk<'_> {
             }
             Form::Typed => self.typed(id, value, cx, at),
             Form::OneOrMany { one, many } => self.one_or_many(id, *one, *many, value, cx, at),
-            Form::Tagged { key, tags, .. } => self.tagged(id, key, tags, value, cx, at),
+            Form::Lenient { scalar } => self.lenient(*scalar, value, cx, at),
+            Form::Tagged {
+                key, tags, other, ..
+            } => self.tagged(id, key, (tags, *other), value, cx, at),
             Form::Keyed { units, keys, names } => self.keyed(id, units, keys, names, value, cx, at),
             Form::Untagged => self.untagged(id, value, cx, at),
         }
@@ -186,7 +189,7 @@ impl Walk<'_> {
                 // R8 as far as a schema tells: `null` at a property that may be left out and
                 // does not take `null` is the property left out (dropped below, in the apply
                 // pass); where it takes `null`, it is left alone.
-                if item.is_null() && !node.is_required(ordinal) {
+                if item.is_null() && !node.must_send(ordinal) {
                     if !self.takes_null(node.properties[ordinal].1, 0) {
                         cx.repaired(&here, RepairKind::NullLeftOut, item);
                         left_out = true;
@@ -220,6 +223,9 @@ impl Walk<'_> {
         if left_out && cx.is_apply() {
             map.retain(|key, item| !(item.is_null() && self.left_out(node, key)));
         }
+        if !node.one_of_names.is_empty() {
+            self.one_of_names(node, map, cx, at);
+        }
         if node.required_mask & !seen == 0 && !node.required_slow {
             return;
         }
@@ -239,11 +245,34 @@ impl Walk<'_> {
         }
     }
 
+    /// A field read under an alias too: none of its names sent is its wire name missing, two
+    /// of them (a `oneOf`) are refused as serde refuses them.
+    fn one_of_names(&self, node: &Node, map: &Map<String, Value>, cx: &mut Cx, at: &Path<'_>) {
+        for (names, exclusive) in &node.one_of_names {
+            let sent = names
+                .iter()
+                .filter(|n| map.contains_key(n.as_str()))
+                .count();
+            let name = &names[0];
+            if sent == 0 {
+                let ordinal = node.ordinal(name).unwrap_or(node.properties.len());
+                let here = at.declared(name, ordinal as u32);
+                cx.report(&here, || {
+                    Issue::invalid(here.render(), format!("missing field `{name}`"))
+                });
+            } else if sent > 1 && *exclusive {
+                cx.report(at, || {
+                    Issue::invalid(at.render(), format!("duplicate field `{name}`"))
+                });
+            }
+        }
+    }
+
     /// Whether `null` at property `key` of `node` is taken as the property left out (R8): a
     /// property `required` does not list, whose schema does not take `null`.
     fn left_out(&self, node: &Node, key: &str) -> bool {
         node.ordinal(key).is_some_and(|ordinal| {
-            !node.is_required(ordinal) && !self.takes_null(node.properties[ordinal].1, 0)
+            !node.must_send(ordinal) && !self.takes_null(node.properties[ordinal].1, 0)
         })
     }
 
@@ -263,7 +292,9 @@ impl Walk<'_> {
         match &node.form {
             Form::Any => true,
             Form::Typed => admits(node, &Value::Null),
-            Form::OneOrMany { one, .. } => self.takes_null(*one, depth + 1),
+            Form::OneOrMany { one, .. } | Form::Lenient { scalar: one } => {
+                self.takes_null(*one, depth + 1)
+            }
             Form::Tagged { .. } | Form::Keyed { .. } => false,
             Form::Untagged => self.pick(id, &Value::Null).is_some(),
         }

@@ -51,7 +51,11 @@ impl Message {
 const fn kind(schema: &Schema) -> &'static str {
     match core(schema) {
         Schema::Any => "any JSON value (`serde_json::Value` or an opaque type)",
-        Schema::Null | Schema::Boolean | Schema::Integer { .. } | Schema::Number => {
+        Schema::Null
+        | Schema::Boolean
+        | Schema::Integer { .. }
+        | Schema::Number
+        | Schema::Float32 => {
             "a number, boolean or null"
         }
         Schema::String | Schema::Char => "a string",
@@ -366,7 +370,9 @@ const fn unwritable(
             let min = if *min > min_items { *min } else { min_items };
             unwritable(inner, field, provider, min)
         }
-        Schema::Limited { inner, .. } => unwritable(inner, field, provider, min_items),
+        Schema::Limited { inner, .. } | Schema::Lenient(inner) => {
+            unwritable(inner, field, provider, min_items)
+        }
         _ => None,
     }
 }

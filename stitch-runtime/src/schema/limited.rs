@@ -18,6 +18,7 @@ const fn leaf(mut schema: &Schema) -> &Schema {
             Schema::Map(values) => values,
             Schema::Bounded { inner, .. }
             | Schema::Limited { inner, .. }
+            | Schema::Lenient(inner)
             | Schema::Described { inner, .. } => inner,
             other => return other,
         }
@@ -28,7 +29,10 @@ const fn leaf(mut schema: &Schema) -> &Schema {
 /// its leaf is an integer or a float.
 #[doc(hidden)]
 pub const fn takes_number_limits(schema: &Schema) -> bool {
-    matches!(leaf(schema), Schema::Integer { .. } | Schema::Number)
+    matches!(
+        leaf(schema),
+        Schema::Integer { .. } | Schema::Number | Schema::Float32
+    )
 }
 
 /// Whether string constraints (`min_length`, `max_length`, `pattern`) apply to a field of
@@ -63,6 +67,7 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
         | Schema::External { content: inner, .. }
         | Schema::Anchored { inner, .. }
         | Schema::Described { inner, .. }
+        | Schema::Lenient(inner)
         | Schema::Bounded { inner, .. } => walk_first(inner),
         Schema::Tuple(members) | Schema::AnyOf(members) | Schema::OneOf(members) => {
             let mut i = 0;
@@ -96,6 +101,7 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
         | Schema::Boolean
         | Schema::Integer { .. }
         | Schema::Number
+        | Schema::Float32
         | Schema::String
         | Schema::Char
         | Schema::Enum(_)
@@ -195,11 +201,12 @@ pub const fn takes_lenient_scalars(mut schema: &Schema) -> bool {
             | Schema::Map(inner)
             | Schema::Bounded { inner, .. }
             | Schema::Limited { inner, .. }
+            | Schema::Lenient(inner)
             | Schema::Described { inner, .. } => inner,
             other => {
                 return matches!(
                     other,
-                    Schema::Integer { .. } | Schema::Number | Schema::Boolean
+                    Schema::Integer { .. } | Schema::Number | Schema::Float32 | Schema::Boolean
                 );
             }
         }

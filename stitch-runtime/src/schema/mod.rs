@@ -43,6 +43,9 @@ pub enum Schema {
     },
     /// `{"type":"number"}`
     Number,
+    /// An `f32`: `{"type":"number","minimum":-3.4028234663852886e38,"maximum":…}`, `f32::MAX`
+    /// as an `f64` (a larger number is out of its range).
+    Float32,
     /// `{"type":"string"}`
     String,
     /// A string of exactly one character.
@@ -128,6 +131,9 @@ pub enum Schema {
         /// `max_items` (`usize::MAX` when unset).
         max: usize,
     },
+    /// A field with `#[stitch(lenient_scalars)]`: each number or boolean of `inner` (not inside
+    /// a nested struct or a union) may also be written as text, `{"anyOf": [leaf, text]}`.
+    Lenient(&'static Schema),
     /// A field's constraints (`minimum`, `max_length`, `pattern`, …), applied to each number
     /// or string of `inner` (its items, its map's values).
     Limited {
@@ -136,6 +142,13 @@ pub enum Schema {
         /// The constraints.
         limits: &'static Limits,
     },
+}
+
+impl Schema {
+    /// The tag value of a [`Schema::Tagged`] or [`Schema::Adjacent`] variant that takes any
+    /// other tag (`#[serde(other)]`): written as any string. No escaped name is this text.
+    #[doc(hidden)]
+    pub const ANY_TAG: &'static str = "\u{0}";
 }
 
 /// The object schema of a struct (or a struct variant).
@@ -169,7 +182,8 @@ pub struct FieldOf {
 /// One property of an [`Object`]: `Property(type, name, flags, description)`, where `type`
 /// holds the field type's schema constants (`<T as Coerce>::FIELD`, or the derive's own for a
 /// field with attributes) and `flags` are [`Property::SERDE_DEFAULT`],
-/// [`Property::TYPE_DEFAULT`] and [`Property::DESCRIBED`]. Read through its methods.
+/// [`Property::TYPE_DEFAULT`], [`Property::DESCRIBED`] and [`Property::ALIAS`]. Read through
+/// its methods.
 ///
 /// A tuple struct built in place, not by a `const fn`: the compiler checks each value of a
 /// type with fields that a call returns in a constant, in every build that defines a tool.
@@ -188,6 +202,9 @@ impl Property {
     pub const TYPE_DEFAULT: u8 = 2;
     /// The field has a description (the fourth member, which may be empty).
     pub const DESCRIBED: u8 = 4;
+    /// Another name serde reads the property before it under (`#[serde(alias)]`): the
+    /// non-strict schemas list it beside the wire name.
+    pub const ALIAS: u8 = 8;
 
     /// The wire name.
     pub const fn name(&self) -> &'static str {
@@ -199,9 +216,14 @@ impl Property {
         self.0.schema
     }
 
-    /// serde requires it (no `Option`, no `default`).
+    /// serde requires it (no `Option`, no `default`); an alias never is (the field is).
     pub const fn required(&self) -> bool {
-        self.2 & Self::SERDE_DEFAULT == 0 && !self.0.optional
+        self.2 & (Self::SERDE_DEFAULT | Self::ALIAS) == 0 && !self.0.optional
+    }
+
+    /// An alias of the field before it.
+    pub const fn is_alias(&self) -> bool {
+        self.2 & Self::ALIAS != 0
     }
 
     /// The field's doc comment or `#[stitch(description = "…")]`.
@@ -302,6 +324,7 @@ pub(crate) const fn core(mut schema: &Schema) -> &Schema {
     while let Schema::Anchored { inner, .. }
     | Schema::Bounded { inner, .. }
     | Schema::Limited { inner, .. }
+    | Schema::Lenient(inner)
     | Schema::Described { inner, .. } = schema
     {
         schema = inner;

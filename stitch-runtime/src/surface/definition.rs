@@ -249,7 +249,7 @@ const STRICT_STATES: &[&str] = &[
 /// What strict mode cannot say (maps, tuples, an enum at the root) is refused during
 /// compilation by [`assert_strict`] before this runs.
 pub(crate) fn strict_schema(schema: &Value) -> Value {
-    let mut out = schema.clone();
+    let mut out = without_aliases(schema);
     let root_anchor = match &mut out {
         Value::Object(root) => match root.remove("$anchor") {
             Some(Value::String(anchor)) => Some(anchor),
@@ -385,4 +385,70 @@ fn strict_in(schema: &mut Value) {
             _ => {}
         }
     }
+}
+
+/// `schema` without its aliases (`docs/rules.md#schema-differences`), for the formats that
+/// cannot say "one of these names": an alias's property (`"deprecated": true`, listed by no
+/// `required`) is dropped, and a field required under one of its names (a group
+/// `{"properties": {"color": false, "colour": false}}` of `"not": {"anyOf": […]}`) is required
+/// by its wire name, the one not `deprecated`.
+pub(crate) fn without_aliases(schema: &Value) -> Value {
+    let mut out = schema.clone();
+    drop_aliases(&mut out);
+    out
+}
+
+fn drop_aliases(schema: &mut Value) {
+    match schema {
+        Value::Array(items) => items.iter_mut().for_each(drop_aliases),
+        Value::Object(object) => {
+            if let Some(groups) = object.get("not").and_then(name_groups) {
+                let deprecated = |name: &str| {
+                    object
+                        .get("properties")
+                        .and_then(|p| p.get(name))
+                        .and_then(|p| p.get("deprecated"))
+                        == Some(&Value::Bool(true))
+                };
+                let wire: Vec<Value> = groups
+                    .iter()
+                    .filter_map(|names| names.iter().find(|n| !deprecated(n)))
+                    .map(|n| Value::String((*n).to_owned()))
+                    .collect();
+                object.remove("not");
+                let required = object.entry("required").or_insert_with(|| json!([]));
+                if let Value::Array(required) = required {
+                    required.extend(wire);
+                }
+            }
+            let required = object.get("required").cloned().unwrap_or(Value::Null);
+            if let Some(Value::Object(properties)) = object.get_mut("properties") {
+                properties.retain(|name, property| {
+                    let listed = required
+                        .as_array()
+                        .is_some_and(|r| r.iter().any(|n| n == name.as_str()));
+                    listed || property.get("deprecated") != Some(&Value::Bool(true))
+                });
+            }
+            object.values_mut().for_each(drop_aliases);
+        }
+        _ => {}
+    }
+}
+
+/// The names of each group of `{"anyOf": [{"properties": {name: false, …}}, …]}`.
+fn name_groups(not: &Value) -> Option<Vec<Vec<String>>> {
+    let not = not.as_object().filter(|o| o.len() == 1)?;
+    not.get("anyOf")?
+        .as_array()?
+        .iter()
+        .map(|group| {
+            let group = group.as_object().filter(|o| o.len() == 1)?;
+            let names = group.get("properties")?.as_object()?;
+            names
+                .values()
+                .all(|v| *v == Value::Bool(false))
+                .then(|| names.keys().cloned().collect())
+        })
+        .collect()
 }

@@ -33,6 +33,7 @@ pub(super) const fn same(a: &Schema, b: &Schema) -> bool {
         | (Schema::Null, Schema::Null)
         | (Schema::Boolean, Schema::Boolean)
         | (Schema::Number, Schema::Number)
+        | (Schema::Float32, Schema::Float32)
         | (Schema::String, Schema::String)
         | (Schema::Char, Schema::Char) => true,
         (Schema::Integer { min: a1, max: a2 }, Schema::Integer { min: b1, max: b2 }) => {
@@ -145,6 +146,7 @@ pub(super) const fn same(a: &Schema, b: &Schema) -> bool {
                 max: bmax,
             },
         ) => *amin == *bmin && *amax == *bmax && same(ai, bi),
+        (Schema::Lenient(a), Schema::Lenient(b)) => same(a, b),
         _ => false,
     }
 }

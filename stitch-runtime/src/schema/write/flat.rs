@@ -118,6 +118,16 @@ impl Writer<'_> {
             u += 1;
         }
         self.raw(b"]");
+        let mut bodies = [None; MAX_UNIONS];
+        let mut u = 0;
+        while u < MAX_UNIONS {
+            bodies[u] = match parts[u] {
+                Part::Tagged(_, _, body) | Part::Body(body) => body,
+                _ => None,
+            };
+            u += 1;
+        }
+        self.alias_groups(object, &bodies, &mut first);
         if let Some(values) = flattened_map(object) {
             self.key(&mut first, "additionalProperties");
             self.schema(values, Extras::NONE, NO_BOUNDS);

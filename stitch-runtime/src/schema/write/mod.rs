@@ -13,6 +13,7 @@ pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
         anchors: [""; MAX_ANCHORS],
         anchored: 0,
         limits: None,
+        lenient: false,
     };
     w.schema(schema, Extras::NONE, NO_BOUNDS);
     w.at
@@ -41,12 +42,16 @@ pub const fn as_str(bytes: &[u8]) -> &str {
 struct Extras {
     description: Option<&'static str>,
     default: Option<&'static str>,
+    /// An alias's property: `"deprecated": true` (read, but the wire name is preferred), the
+    /// mark the strict formats leave it out by.
+    alias: bool,
 }
 
 impl Extras {
     const NONE: Extras = Extras {
         description: None,
         default: None,
+        alias: false,
     };
 }
 
@@ -65,6 +70,8 @@ struct Writer<'a> {
     anchored: usize,
     /// The constraints of the field being written, for each number or string inside it.
     limits: Option<&'static Limits>,
+    /// The field being written reads numbers and booleans written as text (`lenient_scalars`).
+    lenient: bool,
 }
 
 impl Writer<'_> {
@@ -160,10 +167,17 @@ impl Writer<'_> {
             self.key(&mut first, "default");
             self.s(default);
         }
+        if extras.alias {
+            self.key(&mut first, "deprecated");
+            self.raw(b"true");
+        }
         first
     }
 
     const fn schema(&mut self, schema: &Schema, extras: Extras, bounds: (usize, usize)) {
+        if self.lenient && self.lenient_at(schema, extras, bounds) {
+            return;
+        }
         match schema {
             Schema::Any => {
                 self.open(extras);
@@ -171,41 +185,14 @@ impl Writer<'_> {
             }
             Schema::Null => self.typed(extras, "null"),
             Schema::Boolean => self.typed(extras, "boolean"),
-            Schema::Number => {
-                let mut first = self.open(extras);
-                self.key(&mut first, "type");
-                self.string("number");
-                self.number_limits(&mut first, true);
-                self.raw(b"}");
+            Schema::Number | Schema::Float32 | Schema::Integer { .. } => {
+                self.number(schema, extras)
             }
             Schema::String => {
                 let mut first = self.open(extras);
                 self.key(&mut first, "type");
                 self.string("string");
                 self.string_limits(&mut first);
-                self.raw(b"}");
-            }
-            Schema::Integer { min, max } => {
-                let mut first = self.open(extras);
-                self.key(&mut first, "type");
-                self.string("integer");
-                // A field's own `minimum`/`maximum` (within the type's range: the derive
-                // checked) replace the type's.
-                let own = match self.limits {
-                    Some(limits) => (limits.minimum, limits.maximum),
-                    None => (None, None),
-                };
-                self.key(&mut first, "minimum");
-                match own.0 {
-                    Some(n) => self.num(n),
-                    None => self.signed(*min),
-                }
-                self.key(&mut first, "maximum");
-                match own.1 {
-                    Some(n) => self.num(n),
-                    None => self.unsigned(*max),
-                }
-                self.number_limits(&mut first, false);
                 self.raw(b"}");
             }
             Schema::Char => {
@@ -392,7 +379,7 @@ impl Writer<'_> {
                     Some(_) => extras,
                     None => Extras {
                         description: Some(description),
-                        default: extras.default,
+                        ..extras
                     },
                 };
                 self.schema(inner, extras, bounds)
@@ -401,6 +388,12 @@ impl Writer<'_> {
                 let min = if *min > bounds.0 { *min } else { bounds.0 };
                 let max = if *max < bounds.1 { *max } else { bounds.1 };
                 self.schema(inner, extras, (min, max))
+            }
+            Schema::Lenient(inner) => {
+                let outer = self.lenient;
+                self.lenient = true;
+                self.schema(inner, extras, bounds);
+                self.lenient = outer;
             }
             Schema::Limited { inner, limits } => {
                 let outer = self.limits;
@@ -436,6 +429,10 @@ impl Writer<'_> {
     }
 
     const fn constant(&mut self, value: &str) {
+        if str_eq(value, Schema::ANY_TAG) {
+            self.raw(b"{\"type\":\"string\"}");
+            return;
+        }
         self.raw(b"{\"type\":\"string\",\"const\":");
         self.string(value);
         self.raw(b"}");
@@ -457,9 +454,16 @@ impl Writer<'_> {
             self.key(&mut first, "default");
             self.s(default);
         }
+        if extras.alias {
+            self.key(&mut first, "deprecated");
+            self.raw(b"true");
+        }
         first
     }
 }
 
 mod flat;
 mod parts;
+mod scalars;
+
+pub(crate) use scalars::{LENIENT_SIGNED, LENIENT_UNSIGNED};

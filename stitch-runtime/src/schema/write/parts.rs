@@ -82,7 +82,7 @@ impl Writer<'_> {
     /// User schema text: the property's extras are added when it is an object.
     pub(super) const fn raw_schema(&mut self, text: &str, extras: Extras) {
         let bytes = trim(text.as_bytes());
-        let has_extras = extras.description.is_some() || extras.default.is_some();
+        let has_extras = extras.description.is_some() || extras.default.is_some() || extras.alias;
         if !has_extras || bytes.is_empty() || bytes[0] != b'{' {
             self.raw(bytes);
             return;
@@ -106,7 +106,7 @@ impl Writer<'_> {
         let extras = match (extras.description, object.description) {
             (None, Some(description)) => Extras {
                 description: Some(description),
-                default: extras.default,
+                ..extras
             },
             _ => extras,
         };
@@ -144,6 +144,7 @@ impl Writer<'_> {
             self.required(object, &mut any, false);
             self.raw(b"]");
         }
+        self.alias_groups(object, &[], &mut first);
         if let Some(values) = flattened_map(object) {
             self.key(&mut first, "additionalProperties");
             self.schema(values, Extras::NONE, NO_BOUNDS);
@@ -169,6 +170,7 @@ impl Writer<'_> {
                 Extras {
                     description: p.description(),
                     default: p.default(),
+                    alias: p.is_alias(),
                 },
                 NO_BOUNDS,
             );
@@ -183,6 +185,79 @@ impl Writer<'_> {
         }
     }
 
+    /// `"not": {"anyOf": [{"properties": {"color": false, "colour": false}}, …]}`: each
+    /// required field read under an alias too is sent under one of its names (serde refuses
+    /// two, `duplicate field`), for `object` and `bodies` (flattened unions' variants). A `not`,
+    /// not an `allOf`: Anthropic's API refuses `allOf`, `anyOf` and `oneOf` at the top of an
+    /// `input_schema`, and MCP clients pass the schema on to it.
+    pub(super) const fn alias_groups(
+        &mut self,
+        object: &Object,
+        bodies: &[Option<&Object>],
+        first: &mut bool,
+    ) {
+        let mut any_group = has_groups(object, false);
+        let mut b = 0;
+        while b < bodies.len() {
+            if let Some(body) = bodies[b] {
+                any_group |= has_groups(body, false);
+            }
+            b += 1;
+        }
+        if !any_group {
+            return;
+        }
+        self.key(first, "not");
+        self.raw(b"{\"anyOf\":[");
+        let mut any = false;
+        self.groups(object, &mut any, false);
+        let mut b = 0;
+        while b < bodies.len() {
+            if let Some(body) = bodies[b] {
+                self.groups(body, &mut any, false);
+            }
+            b += 1;
+        }
+        self.raw(b"]}");
+    }
+
+    /// One `{"properties": {name: false, …}}` per required aliased field of `object` (valid
+    /// when none of its names is sent, so its `not` requires one).
+    const fn groups(&mut self, object: &Object, any: &mut bool, optional: bool) {
+        if optional {
+            return;
+        }
+        let ps = object.properties;
+        let mut i = 0;
+        while i < ps.len() {
+            if ps[i].required() && aliased(object, i) {
+                if *any {
+                    self.raw(b",");
+                }
+                *any = true;
+                self.raw(b"{\"properties\":{");
+                let mut j = i;
+                while j < ps.len() && (j == i || ps[j].is_alias()) {
+                    if j > i {
+                        self.raw(b",");
+                    }
+                    self.string(ps[j].name());
+                    self.raw(b":false");
+                    j += 1;
+                }
+                self.raw(b"}}");
+            }
+            i += 1;
+        }
+        let mut f = 0;
+        while f < object.flatten.len() {
+            if let Some(inner) = as_object(object.flatten[f].schema) {
+                self.groups(inner, any, object.flatten[f].optional);
+            }
+            f += 1;
+        }
+    }
+
     pub(super) const fn required(&mut self, object: &Object, any: &mut bool, optional: bool) {
         if optional {
             return;
@@ -190,7 +265,8 @@ impl Writer<'_> {
         let mut i = 0;
         while i < object.properties.len() {
             let p = &object.properties[i];
-            if p.required() {
+            // A field read under an alias too is required as one of its names (`alias_groups`).
+            if p.required() && !aliased(object, i) {
                 if *any {
                     self.raw(b",");
                 }
@@ -215,7 +291,7 @@ pub(super) const fn has_required(object: &Object, optional: bool) -> bool {
     }
     let mut i = 0;
     while i < object.properties.len() {
-        if object.properties[i].required() {
+        if object.properties[i].required() && !aliased(object, i) {
             return true;
         }
         i += 1;
@@ -224,6 +300,36 @@ pub(super) const fn has_required(object: &Object, optional: bool) -> bool {
     while f < object.flatten.len() {
         if let Some(inner) = as_object(object.flatten[f].schema) {
             if has_required(inner, object.flatten[f].optional) {
+                return true;
+            }
+        }
+        f += 1;
+    }
+    false
+}
+
+/// Whether the `i`-th property of `object` is read under an alias too (its aliases follow it).
+const fn aliased(object: &Object, i: usize) -> bool {
+    i + 1 < object.properties.len() && object.properties[i + 1].is_alias()
+}
+
+/// Whether `object` (with the objects flattened into it, unless `optional`) has a required
+/// field read under an alias too.
+const fn has_groups(object: &Object, optional: bool) -> bool {
+    if optional {
+        return false;
+    }
+    let mut i = 0;
+    while i < object.properties.len() {
+        if object.properties[i].required() && aliased(object, i) {
+            return true;
+        }
+        i += 1;
+    }
+    let mut f = 0;
+    while f < object.flatten.len() {
+        if let Some(inner) = as_object(object.flatten[f].schema) {
+            if has_groups(inner, object.flatten[f].optional) {
                 return true;
             }
         }

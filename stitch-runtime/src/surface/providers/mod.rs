@@ -325,7 +325,7 @@ pub fn gemini_json_schema<T: ObjectArgs>(name: &str, description: Option<&str>) 
         name,
         self::description::<T>(description),
         "parametersJsonSchema",
-        gemini_json(T::input_schema()),
+        gemini_json(&super::definition::without_aliases(T::input_schema())),
     )
 }
 

@@ -28,7 +28,9 @@ pub(super) struct Never(pub(super) String);
 /// are offered as an empty object whose description says why: narrower than the tool (it
 /// refuses `{}` if anything is required), never a panic.
 pub(super) fn subset<T: ToolArgs>(provider: Provider) -> Value {
-    match subset_of(T::input_schema(), provider) {
+    // Neither subset can say "one of these names": aliases are left out.
+    let plain = crate::surface::definition::without_aliases(T::input_schema());
+    match subset_of(&plain, provider) {
         Ok(schema) => schema,
         Err(Never(why)) => {
             let mut out = Map::new();

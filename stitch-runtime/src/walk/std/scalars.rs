@@ -194,7 +194,7 @@ scalar! {
     i64 => lenient_int::<i64>, admits_int::<i64>, integer!(i64), default Some("0"), holds int_holds;
     i128 => lenient_wide, admits_int::<i128>, integer!(i128), default Some("0"), holds int_holds;
     isize => lenient_int::<isize>, admits_int::<isize>, integer!(isize), default Some("0"), holds int_holds;
-    f32 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds never, judged judge_f32, read f32::is_finite;
+    f32 => lenient_float, Value::is_number, Schema::Float32, default Some("0.0"), holds never, judged judge_f32, read f32::is_finite;
     f64 => lenient_float, Value::is_number, Schema::Number, default Some("0.0"), holds f64_holds;
     () => lenient_unit, Value::is_null, Schema::Null, default Some("null"), holds never;
 }

@@ -162,15 +162,37 @@ impl Gen<'_> {
     }
 
     pub(super) fn object(&mut self, object: &Map<String, Value>, depth: usize) -> Value {
-        let required: Vec<&str> = object
+        let mut required: Vec<&str> = object
             .get("required")
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
+        // A required field read under an alias too (`allOf` of `oneOf` of `required`): sent
+        // under one of its names, at random.
+        let mut grouped: Vec<&str> = Vec::new();
+        for group in object
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let names: Vec<&str> = group["oneOf"]
+                .as_array()
+                .expect("an alias group")
+                .iter()
+                .map(|n| n["required"][0].as_str().expect("one name"))
+                .collect();
+            required.push(names[self.rng.below(names.len())]);
+            grouped.extend(names);
+        }
         let mut out = Map::new();
         if let Some(Value::Object(properties)) = object.get("properties") {
             for (name, property) in properties {
-                if required.contains(&name.as_str()) || self.present(depth) {
+                // An alias (`deprecated`) is sent only where a group picked it: serde refuses a
+                // field sent under two names (docs/rules.md#schema-differences).
+                let alias = property.get("deprecated") == Some(&json!(true));
+                let optional = !alias && !grouped.contains(&name.as_str());
+                if required.contains(&name.as_str()) || (optional && self.present(depth)) {
                     out.insert(name.clone(), self.value(property, depth + 1));
                 }
             }
@@ -227,6 +249,8 @@ pub(super) fn stated_range(object: &Map<String, Value>) -> Option<(i128, i128)> 
 /// test, so a new keyword cannot slip past it).
 pub(super) const KNOWN: &[&str] = &[
     "type",
+    "deprecated",
+    "allOf",
     "properties",
     "required",
     "additionalProperties",

@@ -269,12 +269,24 @@ enum Step {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op", content = "args")]
+enum AdjStep {
+    Open {
+        paths: OneOrMany<String>,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct Drive {
     speed: Speed,
     #[serde(default)]
     speeds: Option<OneOrMany<Speed>>,
     #[serde(default)]
     step: Option<Step>,
+    #[serde(default)]
+    adj: Option<AdjStep>,
 }
 
 #[test]
@@ -292,42 +304,296 @@ fn an_enum_that_takes_any_other_name_is_an_open_string() {
     let derive = Drive::from_value(text.clone()).unwrap_err().to_string();
     let schema = coercer.coerce(&mut text.clone()).unwrap_err().to_string();
     assert_eq!(derive, schema);
-    // The remaining difference (docs/rules.md#other): an internally tagged enum's other tag.
-    // serde and the derive read it; JSON Schema cannot say "any tag but these, then this
-    // variant's fields", so the schema lists the known tags and its coercer refuses it.
-    let other = json!({"speed": "Fast", "step": {"op": "Zap"}});
+    // An internally or adjacently tagged enum's other tag: the `other` variant's member takes
+    // any string as its tag (an `anyOf`: it overlaps the others), so a validator and the
+    // coercer take it as serde does.
+    let other = json!({"speed": "Fast", "step": {"op": "Zap"}, "adj": {"op": "Zap"}});
+    let read = same_answer::<Drive>(&other).unwrap();
     assert_eq!(
-        Drive::from_value(other.clone()).unwrap().step,
-        Some(Step::Other)
+        (read.step, read.adj),
+        (Some(Step::Other), Some(AdjStep::Other))
     );
-    assert!(serde_json::from_value::<Drive>(other.clone()).is_ok());
-    assert!(coercer.coerce(&mut other.clone()).is_err());
+    assert!(
+        validator::<Drive>().is_valid(&other),
+        "{}",
+        Drive::input_schema()
+    );
+    // A known tag is still its variant's: its fields are walked, and refused alike.
+    let known = json!({"speed": "Fast", "step": {"op": "Open", "path": "p"}, "adj": {"op": "Open", "args": {"paths": ["a"]}}});
+    let read = same_answer::<Drive>(&known).unwrap();
+    assert_eq!(
+        read.step,
+        Some(Step::Open {
+            path: "p".to_owned()
+        })
+    );
+    for refused in [
+        json!({"speed": "Fast", "step": {"op": "Open"}}),
+        json!({"speed": "Fast", "adj": {"op": "Open", "args": {"paths": "[\"a\"]"}}}),
+        json!({"speed": "Fast", "step": {"op": 5}}),
+    ] {
+        same_answer::<Drive>(&refused).unwrap_err();
+    }
+    // What remains (docs/rules.md#schema-differences): JSON Schema has no "any tag but
+    // these" without `not`, so a validator also takes a known tag whose fields are missing,
+    // as the other variant; serde and the coercer refuse it.
+    assert!(validator::<Drive>().is_valid(&json!({"speed": "Fast", "step": {"op": "Open"}})));
 }
 
-/// A field read under an alias too, and one that reads numbers written as text.
+/// Fields that read numbers and booleans written as text, and a struct that does for all
+/// its own fields (not a nested struct's).
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 struct Knobs {
-    #[serde(alias = "colour")]
-    color: String,
     #[stitch(lenient_scalars)]
     #[serde(default)]
     level: u8,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    sizes: Vec<i16>,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    ratio: Option<f64>,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    gain: Option<f32>,
+    #[stitch(lenient_scalars)]
+    #[serde(default)]
+    on: Option<bool>,
+    #[serde(default)]
+    strict: Option<u32>,
+    #[serde(default)]
+    all: Option<AllLenient>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[stitch(lenient_scalars)]
+struct AllLenient {
+    count: u32,
+    #[serde(default)]
+    inner: Option<Strict>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Strict {
+    count: u32,
 }
 
 #[test]
-fn aliases_and_lenient_scalars_are_read_but_not_advertised() {
-    // docs/rules.md#schema-differences: the schema names each field once, by its wire name,
-    // and types a lenient number as a number; the derive reads the alias and the text, and a
-    // client that validates against the schema (or the coercer built from it) refuses both.
-    let args = json!({"colour": "red", "level": "3"});
-    let read = Knobs::from_value(args.clone()).unwrap();
-    assert_eq!((read.color.as_str(), read.level), ("red", 3));
-    assert!(!validator::<Knobs>().is_valid(&args));
-    let coercer = stitch_runtime::json_schema::Coercer::new(Knobs::input_schema()).unwrap();
-    assert!(coercer.coerce(&mut args.clone()).is_err());
-    let plain = json!({"color": "red", "level": 3});
-    assert!(validator::<Knobs>().is_valid(&plain));
-    coercer.coerce(&mut plain.clone()).unwrap();
+fn lenient_scalars_are_in_the_schema() {
+    // docs/rules.md#schema-differences: a lenient number or boolean is an `anyOf` of itself
+    // and the text the derive reads, which the coercer built from the schema reads as the
+    // derive does, into the same value.
+    let schema = Knobs::input_schema();
+    assert_eq!(
+        schema["properties"]["level"]["anyOf"][1],
+        json!({"type": "string", "pattern": "^(0|[1-9][0-9]*)$"}),
+        "{schema}"
+    );
+    assert_eq!(
+        schema["properties"]["on"]["anyOf"][1],
+        json!({"type": "string", "enum": ["true", "false"]})
+    );
+    let v = validator::<Knobs>();
+    for accepted in [
+        json!({"level": "3", "sizes": ["-3", 4], "ratio": "0.5", "gain": "2.5e3", "on": "true"}),
+        json!({"level": 200, "on": false, "all": {"count": "5"}}),
+        json!({"all": {"count": 5, "inner": {"count": 6}}}),
+    ] {
+        same_answer::<Knobs>(&accepted).unwrap();
+        assert!(v.is_valid(&accepted), "{accepted}");
+    }
+    // JSON text of a list of them is repaired (R1), then each item read.
+    let text = same_answer::<Knobs>(&json!({"sizes": "[\"1\", 2]"})).unwrap();
+    assert_eq!(text.sizes, [1, 2]);
+    let read =
+        same_answer::<Knobs>(&json!({"level": "3", "sizes": ["-3", 4], "gain": "0.5"})).unwrap();
+    assert_eq!(
+        (read.level, read.sizes, read.gain),
+        (3, vec![-3, 4], Some(0.5))
+    );
+    // Refused alike: a text that does not read back to itself, past the type's range, an
+    // f32 past its range, a field without the option, a nested struct's field.
+    for refused in [
+        json!({"level": "03"}),
+        json!({"level": "-0"}),
+        json!({"level": "300"}),
+        json!({"sizes": ["40000"]}),
+        json!({"ratio": "0x5"}),
+        json!({"gain": "1e39"}),
+        json!({"on": "True"}),
+        json!({"strict": "5"}),
+        json!({"all": {"count": 5, "inner": {"count": "6"}}}),
+    ] {
+        same_answer::<Knobs>(&refused).unwrap_err();
+    }
+    // What remains: the schema's text pattern does not hold the type's range, so a validator
+    // takes `"300"` for a `u8`; serde and the coercer refuse it.
+    assert!(v.is_valid(&json!({"level": "300"})));
+}
+
+/// Fields read under aliases: required, optional, defaulted, and in a flattened struct.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Named {
+    #[serde(alias = "colour", alias = "hue")]
+    color: String,
+    #[serde(default, alias = "path")]
+    paths: Option<OneOrMany<String>>,
+    #[serde(default, alias = "n")]
+    count: u32,
+    #[serde(flatten)]
+    place: Place,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Place {
+    #[serde(alias = "row")]
+    line: u32,
+}
+
+/// The verdict and value of the derive (`from_value`, its text and the coerced value serde
+/// reads) and of the coercer built from the derived schema (then serde), which must agree.
+fn same_answer<T: ToolArgs + PartialEq + std::fmt::Debug + serde::de::DeserializeOwned>(
+    args: &Value,
+) -> Result<T, String> {
+    let derive = T::from_value(args.clone()).map_err(|e| e.to_string());
+    let text = T::from_json(&args.to_string()).map_err(|e| e.to_string());
+    assert_eq!(derive, text, "from_json, {args}");
+    let coercer = stitch_runtime::json_schema::Coercer::new(T::input_schema()).unwrap();
+    let mut coerced = args.clone();
+    let schema = coercer
+        .coerce(&mut coerced)
+        .map_err(|e| e.to_string())
+        .and_then(|()| serde_json::from_value::<T>(coerced).map_err(|e| e.to_string()));
+    assert_eq!(derive, schema, "the coercer from the schema, {args}");
+    derive
+}
+
+#[test]
+fn an_alias_is_a_property_and_a_required_field_may_be_sent_under_it() {
+    // docs/rules.md#schema-differences: each alias is a property (`deprecated`: the wire name
+    // is preferred), and a required field is required under one of its names — said by a
+    // `not` (no name of the group sent is invalid), never by a top-level `allOf`, which
+    // Anthropic's API refuses in an `input_schema`.
+    let schema = Named::input_schema();
+    assert_eq!(
+        schema["properties"]["colour"],
+        json!({"type": "string", "deprecated": true})
+    );
+    assert_eq!(schema["properties"]["row"]["deprecated"], true);
+    assert!(schema.get("required").is_none(), "{schema}");
+    for combinator in ["allOf", "anyOf", "oneOf"] {
+        assert!(schema.get(combinator).is_none(), "{schema}");
+    }
+    assert_eq!(
+        schema["not"],
+        json!({"anyOf": [
+            {"properties": {"color": false, "colour": false, "hue": false}},
+            {"properties": {"line": false, "row": false}},
+        ]})
+    );
+    let v = validator::<Named>();
+    for accepted in [
+        json!({"colour": "red", "row": 1}),
+        json!({"hue": "red", "line": 2, "path": "a.png", "n": 3}),
+        json!({"color": "red", "row": 1, "path": ["a", "b"]}),
+    ] {
+        let read = same_answer::<Named>(&accepted).unwrap();
+        assert_eq!((read.color.as_str(), read.place.line > 0), ("red", true));
+        assert!(v.is_valid(&accepted), "{accepted}");
+    }
+    assert_eq!(
+        same_answer::<Named>(&json!({"colour": "red", "row": 1, "path": ["a"]}))
+            .unwrap()
+            .paths,
+        Some(OneOrMany::Many(vec!["a".to_owned()]))
+    );
+    // Refused alike, in the same words: a list written as text under an alias names the key
+    // sent (R3); no name sent is the wire name missing; two names are serde's duplicate.
+    for (refused, message) in [
+        (
+            json!({"color": "r", "line": 1, "path": "[\"a\"]"}),
+            "path is a list written as text \u{2014} pass the array itself, not JSON written as text",
+        ),
+        (json!({"line": 1}), "color: missing field `color`"),
+        (json!({"color": "r"}), "line: missing field `line`"),
+        (json!({"colour": null, "line": 1}), "colour: invalid type: null, expected a string"),
+    ] {
+        assert_eq!(same_answer::<Named>(&refused).unwrap_err(), message);
+        // A list written as text is a string to a validator: R3 is the coercer's.
+        assert_eq!(v.is_valid(&refused), message.contains("as text"), "{refused}");
+    }
+    // What remains: a field sent under two names. serde refuses it (after the coercer too);
+    // the schema says "at least one of", not "exactly one of".
+    for twice in [
+        json!({"color": "r", "line": 1, "paths": "a", "path": "b"}),
+        json!({"color": "r", "hue": "b", "line": 1}),
+    ] {
+        assert!(same_answer::<Named>(&twice)
+            .unwrap_err()
+            .starts_with("duplicate field"));
+        assert!(v.is_valid(&twice), "{twice}");
+    }
+    // R8 under an alias: a defaulted field's `null` is the field left out.
+    let left_out = same_answer::<Named>(&json!({"color": "r", "line": 1, "n": null})).unwrap();
+    assert_eq!(left_out.count, 0);
+}
+
+#[test]
+fn the_strict_and_gemini_formats_leave_aliases_out() {
+    // docs/rules.md#schema-differences: these subsets cannot say "one of these names" (no
+    // `allOf`, or every property required), so each field is listed by its wire name only.
+    use stitch_runtime::tool;
+    for (format, schema) in [
+        (
+            "openai_strict",
+            tool::openai_strict::<Named>("t", None)["function"]["parameters"].clone(),
+        ),
+        (
+            "openai_responses_strict",
+            tool::openai_responses_strict::<Named>("t", None)["parameters"].clone(),
+        ),
+        (
+            "anthropic_strict",
+            tool::anthropic_strict::<Named>("t", None)["input_schema"].clone(),
+        ),
+        (
+            "gemini",
+            tool::gemini::<Named>("t", None)["parameters"].clone(),
+        ),
+        (
+            "gemini_json_schema",
+            tool::gemini_json_schema::<Named>("t", None)["parametersJsonSchema"].clone(),
+        ),
+    ] {
+        let text = schema.to_string();
+        for alias in [
+            "colour",
+            "hue",
+            "\"path\"",
+            "\"n\"",
+            "row",
+            "\"not\"",
+            "deprecated",
+        ] {
+            assert!(!text.contains(alias), "{format}: {alias} in {text}");
+        }
+        let required = schema["required"].as_array().unwrap();
+        for wire in ["color", "line"] {
+            assert!(required.contains(&json!(wire)), "{format}: {text}");
+        }
+    }
+    // The other formats are the input schema itself.
+    let input = Named::input_schema();
+    assert_eq!(&tool::mcp::<Named>("t", None)["inputSchema"], input);
+    assert_eq!(&tool::anthropic::<Named>("t", None)["input_schema"], input);
+    assert_eq!(
+        &tool::openai::<Named>("t", None)["function"]["parameters"],
+        input
+    );
+    assert_eq!(
+        &tool::openai_responses::<Named>("t", None)["parameters"],
+        input
+    );
 }
 
 fn seven() -> Option<u32> {
@@ -344,21 +610,70 @@ struct Gauge {
 }
 
 #[test]
-fn an_f32_range_and_an_options_other_default_are_not_in_the_schema() {
-    // docs/rules.md#schema-differences: the schema types an `f32` as a number, so its
-    // coercer takes a number past `f32::MAX`, which the derive refuses.
-    let coercer = stitch_runtime::json_schema::Coercer::new(Gauge::input_schema()).unwrap();
-    let big = json!({"level": 1e39});
-    assert!(Gauge::from_value(big.clone()).is_err());
-    coercer.coerce(&mut big.clone()).unwrap();
+fn an_f32_range_and_an_options_other_default_are_in_the_schema() {
+    // docs/rules.md#schema-differences: an `f32` is bounded by `f32::MAX`, so the coercer
+    // built from the schema refuses `1e39` as the derive does, in its words, and takes a
+    // number that rounds to `f32::MAX`.
+    let schema = Gauge::input_schema();
+    assert_eq!(
+        schema["properties"]["level"],
+        json!({"type": "number", "minimum": -f32::MAX as f64, "maximum": f32::MAX as f64})
+    );
+    for big in [json!({"level": 1e39}), json!({"level": -1e39})] {
+        let err = same_answer::<Gauge>(&big).unwrap_err();
+        assert!(err.ends_with("is out of the range of an f32"), "{err}");
+        assert!(!validator::<Gauge>().is_valid(&big));
+    }
+    let rounds = json!({"level": 3.402_823_5e38_f64});
+    assert_eq!(same_answer::<Gauge>(&rounds).unwrap().level, Some(f32::MAX));
+    // What remains: a validator judges the number as written, past the bound.
+    assert!(!validator::<Gauge>().is_valid(&rounds));
+    assert_eq!(
+        same_answer::<Gauge>(&json!({"level": 0.5})).unwrap().level,
+        Some(0.5)
+    );
     // A `null` at an `Option` whose default is `Some(7)`: serde and the derive read `None`;
-    // the schema does not advertise `null` there, so its coercer takes it as the field left
-    // out (R8), and the tool would get the default.
+    // the schema says `null` there, so its coercer keeps it (not R8's left out) and serde
+    // reads `None` from what it leaves.
+    assert_eq!(
+        schema["properties"]["count"]["anyOf"][1],
+        json!({"type": "null"}),
+        "{schema}"
+    );
     let null = json!({"count": null});
-    assert_eq!(Gauge::from_value(null.clone()).unwrap().count, None);
-    let mut left = null.clone();
-    coercer.coerce(&mut left).unwrap();
-    assert_eq!(left, json!({}));
+    assert_eq!(same_answer::<Gauge>(&null).unwrap().count, None);
+    assert!(validator::<Gauge>().is_valid(&null));
+    assert_eq!(same_answer::<Gauge>(&json!({})).unwrap().count, Some(7));
+}
+
+/// An `f32` with bounds of its own: they replace the type's.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Ratio {
+    #[stitch(minimum = 0, maximum = 1)]
+    ratio: f32,
+    #[stitch(minimum = 0)]
+    scale: f32,
+}
+
+#[test]
+fn an_f32_with_its_own_bounds_keeps_them() {
+    let schema = Ratio::input_schema();
+    assert_eq!(
+        schema["properties"]["ratio"],
+        json!({"type": "number", "minimum": 0, "maximum": 1})
+    );
+    assert_eq!(
+        schema["properties"]["scale"],
+        json!({"type": "number", "minimum": 0, "maximum": f32::MAX as f64})
+    );
+    assert_eq!(
+        same_answer::<Ratio>(&json!({"ratio": 0.5, "scale": 2})).unwrap(),
+        Ratio {
+            ratio: 0.5,
+            scale: 2.0
+        }
+    );
+    assert!(same_answer::<Ratio>(&json!({"ratio": 2, "scale": 2})).is_err());
 }
 
 /// Every value that `from_value` accepts validates against the schema once coerced; returns
@@ -451,4 +766,131 @@ fn what_serde_rejects_the_schema_rejects() {
     rejected::<Act>(json!({"action": {"action": "copy", "to": "x"}}));
     rejected::<Act>(json!({"action": "noop"}));
     rejected::<Shapes>(json!({}));
+}
+
+/// Variants read under aliases, in each tagging that has a tag.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+enum Ext {
+    #[serde(alias = "mv")]
+    Move { paths: OneOrMany<String> },
+    #[serde(alias = "halt")]
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum Int {
+    #[serde(alias = "mv")]
+    Move { paths: OneOrMany<String> },
+    #[serde(alias = "halt")]
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op", content = "args")]
+enum Adj {
+    #[serde(alias = "mv")]
+    Move { paths: OneOrMany<String> },
+    #[serde(alias = "halt")]
+    Stop,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Moves {
+    #[serde(default)]
+    ext: Option<Ext>,
+    #[serde(default)]
+    int: Option<Int>,
+    #[serde(default)]
+    adj: Option<Adj>,
+}
+
+#[test]
+fn a_variant_alias_is_in_the_schema() {
+    // docs/rules.md#schema-differences: an alias of a variant is one more member: a key of
+    // an externally tagged enum, a tag value of an internally or adjacently tagged one.
+    let v = validator::<Moves>();
+    let all = json!({
+        "ext": {"mv": {"paths": "a"}},
+        "int": {"op": "mv", "paths": ["a", "b"]},
+        "adj": {"op": "mv", "args": {"paths": "a"}},
+    });
+    let read = same_answer::<Moves>(&all).unwrap();
+    assert_eq!(
+        read.int,
+        Some(Int::Move {
+            paths: OneOrMany::Many(vec!["a".to_owned(), "b".to_owned()])
+        })
+    );
+    assert!(v.is_valid(&all), "{}", Moves::input_schema());
+    let units = json!({"ext": "halt", "int": {"op": "halt"}, "adj": {"op": "halt"}});
+    assert_eq!(
+        same_answer::<Moves>(&units).unwrap(),
+        Moves {
+            ext: Some(Ext::Stop),
+            int: Some(Int::Stop),
+            adj: Some(Adj::Stop)
+        }
+    );
+    assert!(v.is_valid(&units));
+    // Under an alias too, a list written as text is refused by the key sent, and JSON text
+    // where no string is expected repaired, alike.
+    for refused in [
+        json!({"ext": {"mv": {"paths": "[\"a\"]"}}}),
+        json!({"int": {"op": "mv", "paths": "[\"a\"]"}}),
+        json!({"adj": {"op": "mv", "args": {"paths": "[\"a\"]"}}}),
+        json!({"int": {"op": "fly"}}),
+    ] {
+        same_answer::<Moves>(&refused).unwrap_err();
+    }
+    let text = json!({"adj": "{\"op\": \"mv\", \"args\": {\"paths\": \"a\"}}"});
+    assert!(same_answer::<Moves>(&text).unwrap().adj.is_some());
+}
+
+/// A required aliased field beside a flattened enum (the schema is one member per variant).
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Job {
+    #[serde(alias = "who")]
+    owner: String,
+    #[serde(flatten)]
+    step: Step2,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum Step2 {
+    Copy {
+        #[serde(alias = "target")]
+        to: String,
+    },
+    Stop,
+}
+
+#[test]
+fn an_alias_beside_a_flattened_enum_is_in_each_member() {
+    let schema = Job::input_schema();
+    for member in schema["anyOf"].as_array().unwrap() {
+        assert_eq!(
+            member["not"]["anyOf"][0],
+            json!({"properties": {"owner": false, "who": false}}),
+            "{member}"
+        );
+    }
+    let v = validator::<Job>();
+    for accepted in [
+        json!({"who": "me", "op": "Copy", "target": "x"}),
+        json!({"owner": "me", "op": "Copy", "to": "x"}),
+        json!({"who": "me", "op": "Stop"}),
+    ] {
+        same_answer::<Job>(&accepted).unwrap();
+        assert!(v.is_valid(&accepted), "{accepted} {schema}");
+    }
+    for refused in [json!({"op": "Stop"}), json!({"who": "me", "op": "Copy"})] {
+        same_answer::<Job>(&refused).unwrap_err();
+        assert!(!v.is_valid(&refused), "{refused}");
+    }
+    // Both names: serde's duplicate, which the schema ("at least one of") does not say.
+    let twice = json!({"who": "me", "owner": "me", "op": "Stop"});
+    same_answer::<Job>(&twice).unwrap_err();
+    assert!(v.is_valid(&twice));
 }

@@ -1,0 +1,139 @@
+//! The writer's numbers: an integer's and an `f32`'s range (a field's own bounds replace
+//! them), and a `lenient_scalars` field's numbers and booleans with the text they may be
+//! written as.
+
+use super::{Extras, Writer, NO_BOUNDS};
+use crate::schema::Schema;
+
+/// The text a `lenient_scalars` integer or number may be written as (JSON-escaped), which the
+/// coercer recognises: an unsigned integer's digits, a signed one's, a JSON number.
+pub(crate) const LENIENT_UNSIGNED: &str = "^(0|[1-9][0-9]*)$";
+pub(crate) const LENIENT_SIGNED: &str = "^(0|-?[1-9][0-9]*)$";
+const LENIENT_NUMBER: &str = "^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?([eE][-+]?[0-9]+)?$";
+
+/// `f32::MAX` as JSON, as serde_json writes it as an `f64` (the coercer recognises the pair).
+const F32_MAX: &str = "3.4028234663852886e38";
+const F32_MIN: &str = "-3.4028234663852886e38";
+
+impl Writer<'_> {
+    /// `Number`, `Float32` or `Integer`.
+    pub(super) const fn number(&mut self, schema: &Schema, extras: Extras) {
+        match schema {
+            Schema::Number => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("number");
+                self.number_limits(&mut first, true);
+                self.raw(b"}");
+            }
+            Schema::Float32 => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("number");
+                // `f32::MAX` as an `f64`, unless the field's own bounds say more.
+                let own = match self.limits {
+                    Some(limits) => (limits.minimum, limits.maximum),
+                    None => (None, None),
+                };
+                self.key(&mut first, "minimum");
+                match own.0 {
+                    Some(n) => self.num(n),
+                    None => self.s(F32_MIN),
+                }
+                self.key(&mut first, "maximum");
+                match own.1 {
+                    Some(n) => self.num(n),
+                    None => self.s(F32_MAX),
+                }
+                self.number_limits(&mut first, false);
+                self.raw(b"}");
+            }
+            Schema::Integer { min, max } => {
+                let mut first = self.open(extras);
+                self.key(&mut first, "type");
+                self.string("integer");
+                // A field's own `minimum`/`maximum` (within the type's range: the derive
+                // checked) replace the type's.
+                let own = match self.limits {
+                    Some(limits) => (limits.minimum, limits.maximum),
+                    None => (None, None),
+                };
+                self.key(&mut first, "minimum");
+                match own.0 {
+                    Some(n) => self.num(n),
+                    None => self.signed(*min),
+                }
+                self.key(&mut first, "maximum");
+                match own.1 {
+                    Some(n) => self.num(n),
+                    None => self.unsigned(*max),
+                }
+                self.number_limits(&mut first, false);
+                self.raw(b"}");
+            }
+            _ => {}
+        }
+    }
+
+    /// Where a `lenient_scalars` field is being written: writes `schema` when the option
+    /// changes it here (a leaf it reaches, or a part it does not reach), and says so.
+    pub(super) const fn lenient_at(
+        &mut self,
+        schema: &Schema,
+        extras: Extras,
+        bounds: (usize, usize),
+    ) -> bool {
+        match schema {
+            Schema::Integer { .. } | Schema::Number | Schema::Float32 | Schema::Boolean => {
+                self.lenient_leaf(schema, extras);
+                true
+            }
+            // Not into a nested struct, an enum or a union (the derive's walk neither);
+            // an `Option` item (`T` or `null`) is its `T`.
+            Schema::AnyOf([_, Schema::Null]) => false,
+            Schema::Object(_)
+            | Schema::AnyOf(_)
+            | Schema::OneOf(_)
+            | Schema::Tagged { .. }
+            | Schema::Adjacent { .. }
+            | Schema::External { .. }
+            | Schema::Ref(_)
+            | Schema::Anchored { .. } => {
+                self.lenient = false;
+                self.schema(schema, extras, bounds);
+                self.lenient = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A number or boolean of a `lenient_scalars` field: `{"anyOf": [leaf, text]}`, the text
+    /// as the derive reads it (an integer's digits as it writes them, a JSON number, `true` or
+    /// `false`); the range is the leaf's, which the text is read into.
+    const fn lenient_leaf(&mut self, leaf: &Schema, extras: Extras) {
+        let mut first = self.open(extras);
+        self.key(&mut first, "anyOf");
+        self.raw(b"[");
+        self.lenient = false;
+        self.schema(leaf, Extras::NONE, NO_BOUNDS);
+        self.lenient = true;
+        self.raw(b",{\"type\":\"string\",");
+        match leaf {
+            Schema::Boolean => self.raw(b"\"enum\":[\"true\",\"false\"]"),
+            Schema::Integer { min, .. } if *min >= 0 => {
+                self.raw(b"\"pattern\":");
+                self.string(LENIENT_UNSIGNED);
+            }
+            Schema::Integer { .. } => {
+                self.raw(b"\"pattern\":");
+                self.string(LENIENT_SIGNED);
+            }
+            _ => {
+                self.raw(b"\"pattern\":");
+                self.string(LENIENT_NUMBER);
+            }
+        }
+        self.raw(b"}]}");
+    }
+}
