@@ -89,6 +89,15 @@ fn merge(root: &mut Map<String, Value>, mut members: Vec<Map<String, Value>>) {
             .collect();
         merged.insert(key.clone(), one_of(&schemas));
     }
+    if let Some((key, told)) = variants_told(&members) {
+        if let Some(Value::Object(tag)) = merged.get_mut(&key) {
+            let said = match tag.get("description").and_then(Value::as_str) {
+                Some(own) => format!("{own} {told}"),
+                None => told,
+            };
+            tag.insert("description".to_owned(), Value::String(said));
+        }
+    }
     // A key every member states is theirs to say; the root's own schema of it is dropped (wider).
     properties.extend(merged);
 
@@ -223,6 +232,35 @@ fn tag_enum(schemas: &[&Value]) -> Option<Value> {
     Some(Value::Object(out))
 }
 
+/// The first key every member gives a constant string (the tag), and the members'
+/// descriptions (the variants' doc comments) said by tag, `` `open`: Open a file. ``: the
+/// one object no longer pairs them otherwise.
+fn variants_told(members: &[Map<String, Value>]) -> Option<(String, String)> {
+    let first = members.first()?.get("properties")?.as_object()?;
+    let constant = |m: &Map<String, Value>, key: &str| {
+        m.get("properties")?
+            .get(key)?
+            .get("const")?
+            .as_str()
+            .map(str::to_owned)
+    };
+    let key = first
+        .keys()
+        .find(|k| members.iter().all(|m| constant(m, k).is_some()))?;
+    let mut told: Vec<String> = Vec::new();
+    for member in members {
+        if let (Some(tag), Some(Value::String(d))) =
+            (constant(member, key), member.get("description"))
+        {
+            let line = format!("`{tag}`: {d}");
+            if !told.contains(&line) {
+                told.push(line);
+            }
+        }
+    }
+    (!told.is_empty()).then(|| (key.clone(), told.join(" ")))
+}
+
 /// `false` when every member is closed, the one value when all agree, else none (open).
 fn common_extra(members: &[Map<String, Value>]) -> Option<Value> {
     let first = members.first()?.get("additionalProperties");
@@ -257,7 +295,7 @@ mod tests {
             merged,
             json!({"description": "d", "type": "object", "additionalProperties": false,
                 "properties": {
-                    "op": {"type": "string", "enum": ["Move", "Stop"]},
+                    "op": {"type": "string", "enum": ["Move", "Stop"], "description": "`Move`: Move."},
                     "n": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
                     "to": {"type": "string"},
                 },

@@ -1011,6 +1011,14 @@ fn no_provider_format_has_a_combinator_at_the_top() {
     assert_eq!(outer["properties"]["kind"]["enum"], json!(["Job", "Idle"]));
     assert_eq!(outer["properties"]["op"]["enum"], json!(["Move", "Stop"]));
     assert_eq!(outer["required"], json!(["kind"]), "{outer}");
+    // The variants' doc comments, no longer beside their fields, are said by tag.
+    let act = tool::anthropic::<super::round_trip::FileAct>("t", None)["input_schema"].clone();
+    assert_eq!(
+        act["properties"]["kind"]["description"],
+        "`open`: Open a file. `find`: Find files. `grow`: A recursive type. `stop`: Stop.",
+        "{act}"
+    );
+    assert_eq!(act["description"], "Act on one file.");
 }
 
 /// What `stitch-proxy` sees from a server with such a tool: the `Coercer` built from
