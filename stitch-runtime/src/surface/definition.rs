@@ -9,7 +9,7 @@
 //! | [`openai_responses_strict`] | the same, strict | as [`openai_strict`] |
 //! | [`anthropic`] | a Messages API tool: `name`, `description`, `input_schema` | the same |
 //! | [`anthropic_strict`] | the same with `"strict": true` | Anthropic's strict subset: bounds it lacks move into descriptions, recursion unrolled, a root union as one closed object |
-//! | [`gemini`] | a `FunctionDeclaration` with `parameters` | Gemini's OpenAPI 3.0 subset, recursion unrolled |
+//! | [`gemini`] | a `FunctionDeclaration` with `parameters` | Gemini's OpenAPI 3.0 subset, recursion unrolled, a root union as one object |
 //! | [`gemini_json_schema`] | a `FunctionDeclaration` with `parametersJsonSchema` | Gemini's JSON Schema subset |
 //!
 //! Each takes the tool's name and an optional description ([`ToolArgs::DESCRIPTION`], the

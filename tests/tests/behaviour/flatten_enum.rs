@@ -949,9 +949,10 @@ fn too_many_flattened_enums_are_a_compile_error_not_a_wrong_schema() {
     assert_eq!(tool_error::<TwoMixed>(), None);
 }
 
-/// The five provider formats that take the schema as JSON Schema, of `T`.
-fn provider_formats<T: stitch_runtime::ObjectArgs>() -> [(&'static str, Value); 5] {
+/// The provider formats that write a root union as one object, of `T`.
+fn provider_formats<T: stitch_runtime::ObjectArgs>() -> [(&'static str, Value); 6] {
     [
+        ("gemini", tool::gemini::<T>("t", None)["parameters"].clone()),
         ("mcp", tool::mcp::<T>("t", None)["inputSchema"].clone()),
         (
             "anthropic",

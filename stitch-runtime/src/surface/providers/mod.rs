@@ -231,7 +231,10 @@ pub fn anthropic_strict<T: ObjectArgs>(name: &str, description: Option<&str>) ->
 /// - a tuple of different types (no `prefixItems`): left out where optional.
 ///
 /// An object's unknown keys cannot be refused (`deny_unknown_fields`): Gemini has no
-/// `additionalProperties: false`; the model is given the declared properties only.
+/// `additionalProperties: false`; the model is given the declared properties only. A union at
+/// the root (a tagged enum as the arguments, a flattened enum) is one object, as
+/// [`mcp`](crate::tool::mcp) writes it: Vertex AI wants `parameters` of type `OBJECT` and an
+/// `anyOf` with no other field beside it.
 /// For a schema in JSON Schema with `$ref`s, tuples and maps, use [`gemini_json_schema`].
 ///
 /// **What it cannot write.** A required field that is a tuple of different types, or a
@@ -285,7 +288,7 @@ pub fn gemini<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
         name,
         self::description::<T>(description),
         "parameters",
-        subset::<T>(Provider::Gemini),
+        root_object(&subset::<T>(Provider::Gemini)),
     )
 }
 

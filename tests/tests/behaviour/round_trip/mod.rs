@@ -270,6 +270,26 @@ pub(crate) fn round_trip<T: ToolArgs + std::fmt::Debug>(
     }
 }
 
+/// Calls generated from `T`'s own schema (every mode), each one `from_value` accepts: what a
+/// format that writes a root union as one object must take.
+pub(crate) fn calls<T: ToolArgs>(runs: usize) -> Vec<Value> {
+    let schema = T::input_schema();
+    let mut out = Vec::new();
+    for run in 0..runs {
+        let mode = [Mode::Least, Mode::Nulls, Mode::Values, Mode::Random][run % 4];
+        let mut generator = Gen {
+            root: schema,
+            rng: Rng(0x2545_f491 ^ ((run as u64 + 1) * 0x9e37_79b9)),
+            mode,
+        };
+        let call = generator.value(schema, 0);
+        if T::from_value(call.clone()).is_ok() {
+            out.push(call);
+        }
+    }
+    out
+}
+
 /// Whether `schema` has an `anyOf`, `oneOf` or `allOf` at its top.
 pub(crate) fn root_union(schema: &Value) -> bool {
     ["anyOf", "oneOf", "allOf"]
