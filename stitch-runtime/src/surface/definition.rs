@@ -2,14 +2,14 @@
 //!
 //! | function | what it writes | the schema inside |
 //! |---|---|---|
-//! | [`mcp`] | an MCP `tools/list` entry: `name`, `description`, `inputSchema` | the input schema as it is |
-//! | [`openai`] | a Chat Completions `{"type":"function","function":{…}}` | the input schema |
+//! | [`mcp`] | an MCP `tools/list` entry: `name`, `description`, `inputSchema` | the input schema, a root union as one object |
+//! | [`openai`] | a Chat Completions `{"type":"function","function":{…}}` | the same |
 //! | [`openai_strict`] | the same with `"strict": true` | every property required, optional ones nullable, objects closed, recursion in `$defs` |
-//! | [`openai_responses`] | a Responses API function tool (`name` at the top) | the input schema |
+//! | [`openai_responses`] | a Responses API function tool (`name` at the top) | the same |
 //! | [`openai_responses_strict`] | the same, strict | as [`openai_strict`] |
-//! | [`anthropic`] | a Messages API tool: `name`, `description`, `input_schema` | the input schema |
-//! | [`anthropic_strict`] | the same with `"strict": true` | Anthropic's strict subset: bounds it lacks move into descriptions, recursion unrolled |
-//! | [`gemini`] | a `FunctionDeclaration` with `parameters` | Gemini's OpenAPI 3.0 subset, recursion unrolled |
+//! | [`anthropic`] | a Messages API tool: `name`, `description`, `input_schema` | the same |
+//! | [`anthropic_strict`] | the same with `"strict": true` | Anthropic's strict subset: bounds it lacks move into descriptions, recursion unrolled, a root union as one closed object |
+//! | [`gemini`] | a `FunctionDeclaration` with `parameters` | Gemini's OpenAPI 3.0 subset, recursion unrolled, a root union as one object |
 //! | [`gemini_json_schema`] | a `FunctionDeclaration` with `parametersJsonSchema` | Gemini's JSON Schema subset |
 //!
 //! Each takes the tool's name and an optional description ([`ToolArgs::DESCRIPTION`], the
@@ -45,6 +45,7 @@ use serde_json::{json, Map, Value};
 
 use crate::schema::{check, Describe};
 use crate::surface::bounds::{ObjectArgs, StrictArgs};
+use crate::surface::root::root_object;
 use crate::ToolArgs;
 
 pub use super::providers::{
@@ -125,6 +126,14 @@ fn with_description(mut object: Map<String, Value>, description: Option<String>)
 
 /// An MCP `Tool` (`tools/list`): `{"name", "description", "inputSchema"}`.
 ///
+/// The input schema, except that a union at its root (a tagged enum as the arguments, an
+/// object with a flattened enum) is written as one object: MCP clients such as Claude Code
+/// pass `inputSchema` on to Anthropic's API, which refuses `anyOf`, `oneOf` and `allOf` at the
+/// top of a tool's schema. The object lists every variant's properties (a tag as one string
+/// `enum`) and requires what every variant requires: wider than the union, the pairing of a
+/// tag with its variant's fields lost (`docs/rules.md#flattened-unions`, which lists the one
+/// place it is narrower). [`ToolArgs::input_schema`] keeps the union.
+///
 /// Every function here takes only a type whose arguments are a JSON object (a struct, or an
 /// enum whose every variant is an object: [`ObjectArgs`], the bound a generic helper names):
 /// any other is a type error at the call, saying why:
@@ -149,11 +158,13 @@ pub fn mcp<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
         Value::Object(map) => map,
         _ => Map::new(),
     };
-    tool.insert("inputSchema".to_owned(), T::input_schema().clone());
+    tool.insert("inputSchema".to_owned(), root_object(T::input_schema()));
     Value::Object(tool)
 }
 
-/// An Anthropic tool: `{"name", "description", "input_schema"}`.
+/// An Anthropic tool: `{"name", "description", "input_schema"}`, a union at the root of the
+/// input schema written as one object, as [`mcp`] writes it (the Messages API refuses
+/// `anyOf`, `oneOf` and `allOf` at the top of `input_schema`).
 pub fn anthropic<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     let mut tool = Map::new();
@@ -161,17 +172,19 @@ pub fn anthropic<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value 
     if let Some(d) = self::description::<T>(description) {
         tool.insert("description".to_owned(), Value::String(d));
     }
-    tool.insert("input_schema".to_owned(), T::input_schema().clone());
+    tool.insert("input_schema".to_owned(), root_object(T::input_schema()));
     Value::Object(tool)
 }
 
-/// An OpenAI function tool: `{"type":"function","function":{"name","description","parameters"}}`.
+/// An OpenAI function tool: `{"type":"function","function":{"name","description","parameters"}}`,
+/// a union at the root of the input schema written as one object, as [`mcp`] writes it
+/// (function `parameters` want a plain `type: object`).
 pub fn openai<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     function(
         name,
         self::description::<T>(description),
-        T::input_schema().clone(),
+        root_object(T::input_schema()),
         false,
     )
 }

@@ -6,6 +6,7 @@ pub(crate) mod args;
 pub(crate) mod bounds;
 pub mod definition;
 pub(crate) mod providers;
+pub(crate) mod root;
 #[cfg(feature = "schemars")]
 pub(crate) mod schemars;
 pub(crate) mod unstated;

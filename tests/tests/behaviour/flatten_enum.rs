@@ -296,10 +296,19 @@ fn calls_serde_reads_are_read_alike_on_every_surface() {
     for args in [
         json!({"name": "a", "op": "Move", "paths": "x"}),
         json!({"name": "a"}),
-        json!({"name": "a", "op": "Nope"}),
     ] {
         reads::<HoldsOptAct>(args.clone(), serde(args));
     }
+    // A tag no variant has is serde's `None`: the type's schema says so, the provider formats'
+    // one object (whose `op` lists the variants) does not (`docs/rules.md#flattened-unions`).
+    let args = json!({"name": "a", "op": "Nope"});
+    reads_but_schema::<HoldsOptAct>(args.clone(), serde(args.clone()));
+    let mut by_type = args.clone();
+    Coercer::new(HoldsOptAct::input_schema())
+        .unwrap()
+        .coerce(&mut by_type)
+        .unwrap();
+    assert_eq!(serde::<HoldsOptAct>(by_type), serde(args.clone()));
 }
 
 #[test]
@@ -393,40 +402,58 @@ fn the_schema_cannot_say_a_flattened_none() {
         .is_err());
     // A flattened `Option` of an enum: the parent alone is a member of the schema's `anyOf`
     // (serde's `None`), so the schema takes a call whose variant breaks a constraint, which
-    // serde reads as `Some` and stitch refuses.
-    let schema = tool::mcp::<HoldsOptAct>("t", None)["inputSchema"].clone();
+    // serde reads as `Some` and stitch refuses. The provider formats' one object states `n`'s
+    // bound for every call, and refuses it as stitch does.
+    let schema = HoldsOptAct::input_schema();
     let args = json!({"name": "a", "op": "Move", "paths": "x", "n": 0});
     assert!(serde::<HoldsOptAct>(args.clone()).act.is_some());
     assert!(HoldsOptAct::from_value(args.clone()).is_err());
-    assert!(jsonschema::is_valid(&schema, &args), "{schema}");
+    assert!(jsonschema::is_valid(schema, &args), "{schema}");
+    let merged = tool::mcp::<HoldsOptAct>("t", None)["inputSchema"].clone();
+    assert!(!jsonschema::is_valid(&merged, &args), "{merged}");
 }
 
 #[test]
 fn every_schema_format_carries_the_tag_and_the_variants_properties() {
-    let int = tool::mcp::<HoldsInt>("t", None)["inputSchema"].clone();
+    // The type's own schema: one member per variant.
+    let int = HoldsInt::input_schema().clone();
     let members = int["anyOf"].as_array().expect("an anyOf of variants");
     assert_eq!(members.len(), 2, "{int}");
     assert_eq!(members[0]["properties"]["op"]["const"], "Move", "{int}");
     assert_eq!(members[0]["properties"]["n"]["minimum"], 1, "{int}");
     assert_eq!(members[0]["required"], json!(["name", "op", "paths"]));
-    let ext = tool::mcp::<HoldsExt>("t", None)["inputSchema"].clone();
+    let ext = HoldsExt::input_schema().clone();
     assert!(ext["anyOf"]
         .as_array()
         .unwrap()
         .iter()
         .any(|m| m["required"] == json!(["name", "Move"])));
-    let adj = tool::mcp::<HoldsAdj>("t", None)["inputSchema"].clone();
+    let adj = HoldsAdj::input_schema().clone();
     assert_eq!(adj["anyOf"][0]["required"], json!(["name", "op", "args"]));
     // A flattened `Option`: the parent alone is a member too.
-    let opt = tool::mcp::<HoldsOptAct>("t", None)["inputSchema"].clone();
+    let opt = HoldsOptAct::input_schema().clone();
     assert_eq!(opt["anyOf"][2]["required"], json!(["name"]), "{opt}");
+    // The provider formats: one object, the tag an `enum`, every variant's properties, what
+    // every variant requires required (`docs/rules.md#flattened-unions`).
+    let int = tool::mcp::<HoldsInt>("t", None)["inputSchema"].clone();
+    assert_eq!(
+        int["properties"]["op"],
+        json!({"type": "string", "enum": ["Move", "Stop"]})
+    );
+    assert_eq!(int["properties"]["n"]["minimum"], 1, "{int}");
+    assert_eq!(int["required"], json!(["name", "op"]), "{int}");
+    let ext = tool::anthropic::<HoldsExt>("t", None)["input_schema"].clone();
+    for key in ["name", "Move", "Tag", "Stop"] {
+        assert!(ext["properties"].get(key).is_some(), "{key}: {ext}");
+    }
+    assert_eq!(ext["required"], json!(["name"]), "{ext}");
     // Strict mode wants properties at the root: a flattened enum there is a compile error.
     assert!(strict_error::<HoldsInt>().is_some());
     assert_eq!(strict_error::<Job>(), None);
     let strict = tool::anthropic_strict::<HoldsInt>("t", None)["input_schema"].clone();
-    for member in strict["anyOf"].as_array().unwrap() {
-        assert_eq!(member["additionalProperties"], false, "{strict}");
-    }
+    assert_eq!(strict["additionalProperties"], false, "{strict}");
+    let keys: Vec<&String> = strict["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["n", "name", "op", "paths"], "{strict}");
 }
 
 #[test]
@@ -769,7 +796,7 @@ fn two_flattened_enums_are_both_in_every_schema_format() {
         {"name": "a", "Tag": ["t"]},
         {"name": "a", "Stop": null, "kind": "Url", "url": "u"},
     ]);
-    let schema = tool::mcp::<TwoFlat>("t", None)["inputSchema"].clone();
+    let schema = TwoFlat::input_schema().clone();
     let members = schema["anyOf"].as_array().expect("an anyOf");
     assert_eq!(members.len(), 4, "{schema}");
     assert_eq!(
@@ -779,7 +806,7 @@ fn two_flattened_enums_are_both_in_every_schema_format() {
     );
     assert_eq!(members[3]["properties"]["port"]["minimum"], 1, "{schema}");
     // 3 choices of `ExtAct` (`Stop`, `Move`, `Tag`) by 3 of `Option<Target>` (`None` too).
-    let schema = tool::mcp::<TwoMixed>("t", None)["inputSchema"].clone();
+    let schema = TwoMixed::input_schema().clone();
     assert_eq!(schema["anyOf"].as_array().unwrap().len(), 9, "{schema}");
     // Every call serde accepts is valid under every format's schema, and every surface and
     // the schema's `Coercer` read it as serde does.
@@ -920,4 +947,157 @@ fn too_many_flattened_enums_are_a_compile_error_not_a_wrong_schema() {
     let error = tool_error::<Under>().expect("refused");
     assert!(error.contains("`five`"), "{error}");
     assert_eq!(tool_error::<TwoMixed>(), None);
+}
+
+/// The provider formats that write a root union as one object, of `T`.
+fn provider_formats<T: stitch_runtime::ObjectArgs>() -> [(&'static str, Value); 6] {
+    [
+        ("gemini", tool::gemini::<T>("t", None)["parameters"].clone()),
+        ("mcp", tool::mcp::<T>("t", None)["inputSchema"].clone()),
+        (
+            "anthropic",
+            tool::anthropic::<T>("t", None)["input_schema"].clone(),
+        ),
+        (
+            "openai",
+            tool::openai::<T>("t", None)["function"]["parameters"].clone(),
+        ),
+        (
+            "openai_responses",
+            tool::openai_responses::<T>("t", None)["parameters"].clone(),
+        ),
+        (
+            "anthropic_strict",
+            tool::anthropic_strict::<T>("t", None)["input_schema"].clone(),
+        ),
+    ]
+}
+
+/// Anthropic's Messages API refuses a tool whose `input_schema` has `oneOf`, `allOf` or `anyOf`
+/// at the top level (400 for the whole request), and MCP clients pass `inputSchema` on to it:
+/// a root union is one object in these formats (`docs/rules.md#flattened-unions`).
+#[test]
+fn no_provider_format_has_a_combinator_at_the_top() {
+    fn check<T: stitch_runtime::ObjectArgs>() {
+        let name = std::any::type_name::<T>();
+        assert!(super::round_trip::root_union(T::input_schema()), "{name}");
+        for (format, schema) in provider_formats::<T>() {
+            for key in ["anyOf", "oneOf", "allOf"] {
+                assert!(schema.get(key).is_none(), "{name} {format}: {schema}");
+            }
+            assert_eq!(schema["type"], "object", "{name} {format}: {schema}");
+            assert!(schema["properties"].is_object(), "{name} {format}");
+            if format == "anthropic_strict" {
+                assert_eq!(schema["additionalProperties"], false, "{name}: {schema}");
+            }
+        }
+    }
+    check::<HoldsExt>();
+    check::<HoldsInt>();
+    check::<HoldsAdj>();
+    check::<HoldsUnt>();
+    check::<HoldsOptAct>();
+    check::<TwoFlat>();
+    check::<TwoMixed>();
+    check::<HoldsMid>();
+    check::<Outer>();
+    // Tagged enums as the arguments themselves.
+    check::<IntAct>();
+    check::<AdjAct>();
+    check::<UntAct>();
+    check::<super::round_trip::FileAct>();
+    check::<super::round_trip::External>();
+    // Nested: a flattened enum in a variant is merged too, its tag an `enum` of both levels.
+    let outer = tool::mcp::<Outer>("t", None)["inputSchema"].clone();
+    assert_eq!(outer["properties"]["kind"]["enum"], json!(["Job", "Idle"]));
+    assert_eq!(outer["properties"]["op"]["enum"], json!(["Move", "Stop"]));
+    assert_eq!(outer["required"], json!(["kind"]), "{outer}");
+    // The variants' doc comments, no longer beside their fields, are said by tag.
+    let act = tool::anthropic::<super::round_trip::FileAct>("t", None)["input_schema"].clone();
+    assert_eq!(
+        act["properties"]["kind"]["description"],
+        "`open`: Open a file. `find`: Find files. `grow`: A recursive type. `stop`: Stop.",
+        "{act}"
+    );
+    assert_eq!(act["description"], "Act on one file.");
+}
+
+/// What `stitch-proxy` sees from a server with such a tool: the `Coercer` built from
+/// `tool::mcp`'s one object still refuses a list written as text inside a variant's field, by
+/// name, and repairs JSON text where no string is expected.
+#[test]
+fn the_coercer_of_the_mcp_schema_keeps_the_rules_inside_a_variant() {
+    fn coerce<T: stitch_runtime::ObjectArgs>(mut args: Value) -> Result<Value, String> {
+        let schema = tool::mcp::<T>("t", None)["inputSchema"].clone();
+        assert!(!super::round_trip::root_union(&schema), "{schema}");
+        Coercer::new(&schema)
+            .unwrap()
+            .coerce(&mut args)
+            .map(|()| args)
+            .map_err(|e| e.to_string())
+    }
+    let text = "[\"a.png\"]";
+    let refused = [
+        (
+            coerce::<HoldsExt>(json!({"name": "a", "Move": {"paths": text}})),
+            "Move.paths",
+        ),
+        (
+            coerce::<HoldsInt>(json!({"name": "a", "op": "Move", "paths": text})),
+            "paths",
+        ),
+        (
+            coerce::<HoldsAdj>(json!({"name": "a", "op": "Move", "args": {"paths": text}})),
+            "args.paths",
+        ),
+        (
+            coerce::<HoldsUnt>(json!({"name": "a", "paths": text})),
+            "paths",
+        ),
+        (
+            coerce::<HoldsOptAct>(json!({"name": "a", "op": "Move", "paths": text})),
+            "paths",
+        ),
+        (
+            coerce::<TwoFlat>(json!({"name": "a", "op": "Move", "paths": text,
+                "kind": "File", "path": "p"})),
+            "paths",
+        ),
+        (
+            coerce::<IntAct>(json!({"op": "Move", "paths": text})),
+            "paths",
+        ),
+    ];
+    for (got, at) in refused {
+        assert_eq!(got, Err(format!("{at} {TEXT_LIST}")));
+    }
+    // JSON text where an object or a list is expected: repaired, as serde reads the repair.
+    let repaired =
+        coerce::<HoldsAdj>(json!({"name": "a", "op": "Move", "args": "{\"paths\": [\"x\"]}"}));
+    assert_eq!(
+        repaired,
+        Ok(json!({"name": "a", "op": "Move", "args": {"paths": ["x"]}}))
+    );
+    let repaired = coerce::<HoldsExt>(json!({"name": "a", "Tag": "[\"x\"]"}));
+    assert_eq!(repaired, Ok(json!({"name": "a", "Tag": ["x"]})));
+}
+
+/// What the one object cannot say (`docs/rules.md#flattened-unions`): it is wider than the
+/// union (a tag with another variant's fields, or without its own, validates; stitch judges
+/// the call when it arrives), except where a variant that does not state a key leaves it to
+/// serde, which ignores it: the object gives the key the type the other variants give it.
+#[test]
+fn the_one_object_loses_the_pairing_of_a_tag_with_its_fields() {
+    let schema = tool::mcp::<HoldsInt>("t", None)["inputSchema"].clone();
+    let faithful = HoldsInt::input_schema();
+    // Wider: `Move` without its required `paths`.
+    let wider = json!({"name": "a", "op": "Move"});
+    assert!(jsonschema::is_valid(&schema, &wider));
+    assert!(!jsonschema::is_valid(faithful, &wider));
+    assert!(HoldsInt::from_value(wider).is_err());
+    // Narrower: `Stop` with a `paths` serde ignores.
+    let ignored = json!({"name": "a", "op": "Stop", "paths": 5});
+    assert!(HoldsInt::from_value(ignored.clone()).is_ok());
+    assert!(jsonschema::is_valid(faithful, &ignored));
+    assert!(!jsonschema::is_valid(&schema, &ignored));
 }

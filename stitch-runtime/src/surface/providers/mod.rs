@@ -47,6 +47,7 @@ use serde_json::{json, Map, Value};
 
 use crate::surface::bounds::{ObjectArgs, StrictArgs};
 use crate::surface::definition::{description, strict_schema};
+use crate::surface::root::root_object;
 
 mod json_schema;
 mod subset;
@@ -68,7 +69,8 @@ pub const UNROLL_DEPTH: usize = 3;
 /// The Responses API's function tools are flat (no `"function"` object inside) and strict by
 /// default: its reference documents `strict` as "Whether to enforce strict parameter
 /// validation. Default `true`". This one says `"strict": false` explicitly, so the input schema
-/// is taken as it is; [`openai_responses_strict`] is the strict one.
+/// is taken as it is (a union at its root written as one object, as
+/// [`mcp`](crate::tool::mcp) writes it); [`openai_responses_strict`] is the strict one.
 ///
 /// ```
 /// use stitch_runtime::{tool, ToolArgs};
@@ -92,7 +94,7 @@ pub fn openai_responses<T: ObjectArgs>(name: &str, description: Option<&str>) ->
     flat_function(
         name,
         self::description::<T>(description),
-        T::input_schema().clone(),
+        root_object(T::input_schema()),
         false,
     )
 }
@@ -155,7 +157,9 @@ fn flat_function(
 /// The rewrite: `"additionalProperties": false` on every object (required there; so a map can
 /// only be sent empty, and its description says so), `oneOf` as `anyOf`, a recursive type
 /// unrolled ([`UNROLL_DEPTH`]), a tuple of one type as an array of it. Optional properties stay
-/// optional (strict tool use allows them; no `null` is added).
+/// optional (strict tool use allows them; no `null` is added). A union at the root (a tagged
+/// enum as the arguments, a flattened enum) is one closed object listing every variant's keys,
+/// as [`mcp`](crate::tool::mcp) writes it: the API refuses `anyOf` at the top.
 ///
 /// **Bounds it cannot state.** Strict mode refuses `minimum`/`maximum`, `minLength`/`maxLength`,
 /// `maxItems` and a `minItems` above 1. They are dropped and written into the `description`
@@ -196,7 +200,7 @@ fn flat_function(
 /// ```
 pub fn anthropic_strict<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     super::definition::assert_anthropic_strict::<T>();
-    let schema = subset::<T>(Provider::AnthropicStrict);
+    let schema = root_object(&subset::<T>(Provider::AnthropicStrict));
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
     if let Some(d) = self::description::<T>(description) {
@@ -227,7 +231,10 @@ pub fn anthropic_strict<T: ObjectArgs>(name: &str, description: Option<&str>) ->
 /// - a tuple of different types (no `prefixItems`): left out where optional.
 ///
 /// An object's unknown keys cannot be refused (`deny_unknown_fields`): Gemini has no
-/// `additionalProperties: false`; the model is given the declared properties only.
+/// `additionalProperties: false`; the model is given the declared properties only. A union at
+/// the root (a tagged enum as the arguments, a flattened enum) is one object, as
+/// [`mcp`](crate::tool::mcp) writes it: Vertex AI wants `parameters` of type `OBJECT` and an
+/// `anyOf` with no other field beside it.
 /// For a schema in JSON Schema with `$ref`s, tuples and maps, use [`gemini_json_schema`].
 ///
 /// **What it cannot write.** A required field that is a tuple of different types, or a
@@ -281,7 +288,7 @@ pub fn gemini<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
         name,
         self::description::<T>(description),
         "parameters",
-        subset::<T>(Provider::Gemini),
+        root_object(&subset::<T>(Provider::Gemini)),
     )
 }
 

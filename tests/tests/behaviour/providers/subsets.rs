@@ -376,7 +376,13 @@ pub(super) fn meets_subsets<T: ObjectArgs>() {
     let json_schema = tool::gemini_json_schema::<T>("t", None);
     check_gemini_json(&json_schema["parametersJsonSchema"]);
     let responses = tool::openai_responses::<T>("t", None);
-    assert_eq!(&responses["parameters"], T::input_schema(), "{name}");
+    // The input schema, a root union written as one object (`docs/rules.md#flattened-unions`).
+    let mcp = tool::mcp::<T>("t", None);
+    assert_eq!(responses["parameters"], mcp["inputSchema"], "{name}");
+    assert!(
+        !crate::round_trip::root_union(&mcp["inputSchema"]),
+        "{name}"
+    );
 }
 
 /// [`meets_subsets`], and OpenAI's strict subset for a type strict mode takes.
