@@ -359,72 +359,11 @@ fn help_comes_from_the_doc_comments() {
     assert!(help.contains("--filters <json>"), "{help}");
 }
 
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(tag = "op")]
-enum IntOp {
-    Move {
-        paths: OneOrMany<String>,
-        #[stitch(minimum = 1)]
-        n: Option<u32>,
-    },
-    Stop,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct FlatInt {
-    name: String,
-    #[serde(flatten)]
-    act: IntOp,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-enum ExtOp {
-    Move { paths: OneOrMany<String> },
-    Tag(Vec<String>),
-    Stop,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct FlatExt {
-    name: String,
-    #[serde(flatten)]
-    act: ExtOp,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(tag = "op", content = "args")]
-enum AdjOp {
-    Move { paths: OneOrMany<String> },
-    Stop,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct FlatAdj {
-    name: String,
-    #[serde(flatten)]
-    act: AdjOp,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-#[serde(untagged)]
-enum UntOp {
-    Move { paths: OneOrMany<String> },
-    Code { code: u32 },
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct FlatUnt {
-    name: String,
-    #[serde(flatten)]
-    act: UntOp,
-}
-
-#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct FlatOpt {
-    name: String,
-    #[serde(flatten)]
-    act: Option<IntOp>,
-}
+// The flattened enums of every tagging are `flatten_enum.rs`'s.
+use super::flatten_enum::{
+    HoldsAdj as FlatAdj, HoldsExt as FlatExt, HoldsInt as FlatInt, HoldsOptAct as FlatOpt,
+    HoldsUnt as FlatUnt,
+};
 
 /// `from_argv` on `argv` gives what `from_value` gives for `args`, and that is accepted.
 fn argv_reads<T: ToolArgs + PartialEq + std::fmt::Debug>(argv: &[&str], args: serde_json::Value) {

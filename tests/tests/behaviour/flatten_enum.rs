@@ -10,7 +10,7 @@ use stitch_runtime::{tool, Args, OneOrMany, ToolArgs};
 use super::round_trip::{round_trip, surfaces};
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-enum ExtAct {
+pub(super) enum ExtAct {
     Move {
         paths: OneOrMany<String>,
         #[stitch(minimum = 1)]
@@ -21,7 +21,7 @@ enum ExtAct {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct HoldsExt {
+pub(super) struct HoldsExt {
     name: String,
     #[serde(flatten)]
     act: ExtAct,
@@ -29,7 +29,7 @@ struct HoldsExt {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(tag = "op")]
-enum IntAct {
+pub(super) enum IntAct {
     Move {
         paths: OneOrMany<String>,
         #[stitch(minimum = 1)]
@@ -39,7 +39,7 @@ enum IntAct {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct HoldsInt {
+pub(super) struct HoldsInt {
     name: String,
     #[serde(flatten)]
     act: IntAct,
@@ -47,7 +47,7 @@ struct HoldsInt {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(tag = "op", content = "args")]
-enum AdjAct {
+pub(super) enum AdjAct {
     Move {
         paths: OneOrMany<String>,
         #[stitch(minimum = 1)]
@@ -57,7 +57,7 @@ enum AdjAct {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct HoldsAdj {
+pub(super) struct HoldsAdj {
     name: String,
     #[serde(flatten)]
     act: AdjAct,
@@ -65,7 +65,7 @@ struct HoldsAdj {
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 #[serde(untagged)]
-enum UntAct {
+pub(super) enum UntAct {
     Move {
         paths: OneOrMany<String>,
         #[stitch(minimum = 1)]
@@ -77,14 +77,14 @@ enum UntAct {
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct HoldsUnt {
+pub(super) struct HoldsUnt {
     name: String,
     #[serde(flatten)]
     act: UntAct,
 }
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
-struct HoldsOptAct {
+pub(super) struct HoldsOptAct {
     name: String,
     #[serde(flatten)]
     act: Option<IntAct>,
