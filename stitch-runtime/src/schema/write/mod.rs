@@ -466,4 +466,6 @@ mod flat;
 mod parts;
 mod scalars;
 
+// The schema-driven coercer recognises a lenient scalar's text by these patterns.
+#[cfg(feature = "json-schema")]
 pub(crate) use scalars::{LENIENT_SIGNED, LENIENT_UNSIGNED};
