@@ -106,10 +106,13 @@ async def test_lists_stitchs_schemas(cx: Context):
     names = rows["items"]["properties"]["names"]
     assert names["anyOf"][1]["maxItems"] == 8, names
     assert listed["edit"].input_schema["required"] == ["file", "rows", "action"]
-    # An internally tagged enum as the whole arguments: an object at the root, as MCP requires.
+    # An internally tagged enum as the whole arguments: one object at the root, as MCP requires,
+    # with no anyOf/oneOf/allOf at its top (Anthropic's API, which clients pass it on to,
+    # refuses them there): its tag's values are one enum.
     browse = listed["browse"].input_schema
     assert browse["type"] == "object", browse
-    assert [m["properties"]["kind"]["const"] for m in browse["oneOf"]] == ["find", "count"], browse
+    assert not {"anyOf", "oneOf", "allOf"} & set(browse), browse
+    assert browse["properties"]["kind"]["enum"] == ["find", "count"], browse
     assert cx.stitch_tools["browse"]["description"].startswith("Look around the served folder"), cx.stitch_tools
 
 

@@ -33,7 +33,10 @@ impl<T: JsonSchema> JsonSchema for OneOrMany<T> {
     }
 }
 
-/// `T`'s input schema as schemars holds it (the schema is always a JSON object).
+/// `T`'s input schema as schemars holds it (the schema is always a JSON object), a root union
+/// written as one object as the provider formats write it: rmcp's `Parameters<Args<T>>` is a
+/// tool's `inputSchema`, which clients pass on to APIs that refuse `anyOf`/`oneOf`/`allOf` at
+/// its top (`docs/rules.md#flattened-unions`).
 pub(crate) fn stitch_schema<T: crate::ToolArgs>() -> Schema {
-    Schema::try_from(T::input_schema().clone()).unwrap_or_default()
+    Schema::try_from(crate::surface::root::root_object(T::input_schema())).unwrap_or_default()
 }

@@ -220,6 +220,30 @@ fn args_has_the_types_schema_inline() {
     assert!(envelope.get("$defs").is_none(), "{envelope}");
 }
 
+/// `Args<T>`'s schema is a tool's `inputSchema` in rmcp (`Parameters<Args<T>>`): a root union
+/// (a flattened enum) is one object there, as `tool::mcp` writes it, with no `anyOf`, `oneOf`
+/// or `allOf` at its top, which Anthropic's API refuses (docs/rules.md#flattened-unions).
+#[test]
+fn args_of_a_root_union_is_one_object_as_tool_mcp_writes_it() {
+    use super::flatten_enum::HoldsInt;
+    let root = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<Args<HoldsInt>>()
+        .to_value();
+    for combinator in ["anyOf", "oneOf", "allOf"] {
+        assert!(root.get(combinator).is_none(), "{root}");
+    }
+    // The type's own schema keeps the union.
+    assert!(HoldsInt::input_schema().get("anyOf").is_some());
+    assert_eq!(
+        root["properties"]["op"]["enum"],
+        json!(["Move", "Stop"]),
+        "{root}"
+    );
+    let mcp = stitch_runtime::tool::mcp::<HoldsInt>("t", None);
+    assert_eq!(root["properties"], mcp["inputSchema"]["properties"]);
+}
+
 /// What `Args<T>`'s schema advertises, `Args<T>` accepts, as `T::from_value` does.
 #[test]
 fn args_accepts_what_its_schema_allows() {
