@@ -1101,3 +1101,37 @@ fn the_one_object_loses_the_pairing_of_a_tag_with_its_fields() {
     assert!(jsonschema::is_valid(faithful, &ignored));
     assert!(!jsonschema::is_valid(&schema, &ignored));
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum Un {
+    A { a: i64 },
+    B { b: Vec<String> },
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct HoldsOptUn {
+    x: Option<Vec<String>>,
+    #[serde(flatten)]
+    u: Option<Un>,
+}
+
+/// A flattened `Option` of an untagged enum whose member meets its own key sent twice is
+/// serde's `None` (docs/rules.md#duplicates), not the enum's "no member" refusal: the notes of
+/// a key sent twice reach the probe that decides the `Option` from the untagged enum's own
+/// probes of its members.
+#[test]
+fn a_key_sent_twice_inside_a_flattened_option_of_an_untagged_enum_is_serdes_none() {
+    for text in [r#"{"a":1,"a":2}"#, r#"{"a":1,"a":2,"size":"[\"a\"]"}"#] {
+        let by_serde: HoldsOptUn = serde_json::from_str(text).unwrap();
+        assert_eq!(by_serde.u, None, "{text}");
+        assert_eq!(HoldsOptUn::from_json(text).unwrap(), by_serde, "{text}");
+        let args: Args<HoldsOptUn> = serde_json::from_str(text).unwrap();
+        assert_eq!(args.0, by_serde, "{text}");
+    }
+    // A repair elsewhere reads the repaired value, whose last `a` makes the member.
+    let text = r#"{"a":1,"a":2,"x":"[\"a\"]"}"#;
+    let read = HoldsOptUn::from_json(text).unwrap();
+    assert_eq!(read.x, Some(vec!["a".to_owned()]));
+    assert_eq!(read.u, Some(Un::A { a: 2 }));
+}

@@ -89,6 +89,7 @@ impl Cx {
     #[inline]
     pub fn end_probe(&mut self, probe: Cx) -> bool {
         let clean = probe.is_clean();
+        self.met_duplicate |= probe.met_duplicate;
         if !probe.duplicates.is_empty() {
             self.duplicates = probe.duplicates;
         }
