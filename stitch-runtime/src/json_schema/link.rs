@@ -244,7 +244,11 @@ fn merge_one(nodes: &mut [Node], id: Id) {
                 node.required.push(name);
             }
         }
-        node.one_of_names.extend(one_of_names);
+        for group in one_of_names {
+            if !node.one_of_names.contains(&group) {
+                node.one_of_names.push(group);
+            }
+        }
         if node.additional == Additional::Any {
             node.additional = additional;
         }

@@ -366,3 +366,39 @@ fn a_string_the_schema_names_is_one_value() {
         ["pick".to_owned() + TEXT_LIST]
     );
 }
+
+/// A group of names one of which must be sent (`anyOf` of `required`, or the derive's
+/// `not` of `properties: false`), merged through `allOf`s that each name the level below
+/// twice, is kept once: 40 levels are 2^40 copies unless the merge leaves out a group it
+/// already holds.
+#[test]
+fn name_groups_merged_through_doubling_all_ofs_are_kept_once() {
+    let mut defs = serde_json::Map::new();
+    defs.insert(
+        "d0".into(),
+        json!({
+            "type": "object",
+            "properties": {"a": {}, "b": {}, "c": {}},
+            "anyOf": [{"required": ["a"]}, {"required": ["b"]}],
+            "not": {"anyOf": [{"properties": {"b": false, "c": false}}]}
+        }),
+    );
+    for k in 1..=40 {
+        let below = format!("#/$defs/d{}", k - 1);
+        defs.insert(
+            format!("d{k}"),
+            json!({"type": "object", "allOf": [{"$ref": below}, {"$ref": below}]}),
+        );
+    }
+    let schema = json!({"$ref": "#/$defs/d40", "$defs": defs});
+    let coercer = Coercer::new(&schema).unwrap();
+    assert_eq!(
+        messages(&coercer, json!({"c": 1})),
+        ["a: missing field `a`"]
+    );
+    assert!(messages(&coercer, json!({"a": 1, "b": 2})).is_empty());
+    assert_eq!(
+        messages(&coercer, json!({"a": 1})),
+        ["b: missing field `b`"]
+    );
+}
