@@ -451,7 +451,11 @@ fn key(
             fields.len() - 1
         }
     };
-    fields[at].choices.extend(choice.map(unescape));
+    // `#[serde(other)]`'s member takes any tag: said as such, not as its placeholder.
+    fields[at].choices.extend(choice.map(|c| match c {
+        Schema::ANY_TAG => "(any other)".to_owned(),
+        c => unescape(c),
+    }));
 }
 
 /// The JSON for one text, as an item of kind `item`: numbers and booleans parse when they

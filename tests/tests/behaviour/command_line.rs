@@ -489,3 +489,38 @@ fn help_lists_a_flattened_enums_flags() {
     let opt = help(FlatOpt::from_argv("t", ["--help"]).unwrap_err());
     assert!(!line(&opt, "--op <text>").contains("required"), "{opt}");
 }
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum OpenOp {
+    Move {
+        paths: OneOrMany<String>,
+    },
+    Cut {
+        n: u32,
+    },
+    #[serde(other)]
+    Other,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatOpen {
+    name: String,
+    #[serde(flatten)]
+    act: OpenOp,
+}
+
+/// A flattened enum with `#[serde(other)]`: its tag flag takes any other name, and `--help`
+/// says so in words (not the schema's placeholder for "any tag").
+#[test]
+fn a_flattened_enums_other_tag_is_any_other_name() {
+    use serde_json::json;
+    argv_reads::<FlatOpen>(
+        &["--name", "a", "--op", "zzz"],
+        json!({"name": "a", "op": "zzz"}),
+    );
+    let err = FlatOpen::from_argv("t", ["--help"]).unwrap_err();
+    let text = err.issues()[0].message();
+    assert!(text.contains("[one of: Move, Cut, (any other)]"), "{text}");
+    assert!(!text.contains('\0'), "{text:?}");
+}
