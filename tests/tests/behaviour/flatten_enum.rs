@@ -1135,3 +1135,91 @@ fn a_key_sent_twice_inside_a_flattened_option_of_an_untagged_enum_is_serdes_none
     assert_eq!(read.x, Some(vec!["a".to_owned()]));
     assert_eq!(read.u, Some(Un::A { a: 2 }));
 }
+
+/// A recursive struct, flattened or the content of a flattened enum's variant.
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct Tree {
+    name: String,
+    #[serde(default)]
+    children: Vec<Tree>,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatTree {
+    path: String,
+    #[serde(flatten)]
+    tree: Tree,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(tag = "op")]
+enum Grow {
+    Plant(Tree),
+    Cut { n: i64 },
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatGrow {
+    path: String,
+    #[serde(flatten)]
+    act: Grow,
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+#[serde(untagged)]
+enum UGrow {
+    T(Tree),
+    C { n: i64 },
+}
+
+#[derive(Debug, PartialEq, Deserialize, ToolArgs)]
+struct FlatUGrow {
+    path: String,
+    #[serde(flatten)]
+    act: UGrow,
+}
+
+/// A recursive struct whose fields are written inline (flattened, or a flattened variant's
+/// content) keeps its anchor: written once under `$defs` beside them, so its
+/// self-references resolve, in the type's schema and in every format that keeps `$ref`s.
+#[test]
+fn a_flattened_recursive_struct_keeps_its_anchor() {
+    fn check<T: ToolArgs + stitch_runtime::ObjectArgs>(call: Value) {
+        let name = core::any::type_name::<T>();
+        for (format, schema) in [
+            ("input_schema", T::input_schema().clone()),
+            ("mcp", tool::mcp::<T>("t", None)["inputSchema"].clone()),
+            (
+                "anthropic",
+                tool::anthropic::<T>("t", None)["input_schema"].clone(),
+            ),
+            (
+                "anthropic_strict",
+                tool::anthropic_strict::<T>("t", None)["input_schema"].clone(),
+            ),
+            (
+                "gemini_json_schema",
+                tool::gemini_json_schema::<T>("t", None)["parametersJsonSchema"].clone(),
+            ),
+        ] {
+            let validator = jsonschema::validator_for(&schema)
+                .unwrap_or_else(|e| panic!("{name} {format}: {e}\n{schema}"));
+            if format != "anthropic_strict" {
+                assert!(
+                    validator.is_valid(&call),
+                    "{name} {format}: {call}\n{schema}"
+                );
+            }
+            Coercer::new(&schema).unwrap_or_else(|e| panic!("{name} {format}: {e}\n{schema}"));
+        }
+        T::from_value(call.clone()).unwrap();
+    }
+    let tree = json!({"name": "a", "children": [{"name": "b", "children": [{"name": "c"}]}]});
+    let mut flat = tree.clone();
+    flat["path"] = json!("p");
+    check::<FlatTree>(flat.clone());
+    flat["op"] = json!("Plant");
+    check::<FlatGrow>(flat.clone());
+    flat.as_object_mut().unwrap().remove("op");
+    check::<FlatUGrow>(flat);
+}

@@ -44,6 +44,22 @@ impl Writer<'_> {
         tag: Option<(&str, &str)>,
     ) {
         let unions = crate::schema::flattened_unions(object);
+        let defs = self.inline_defs(object, true);
+        let start = self.at;
+        self.distributed_object(object, extras, tag, &unions);
+        if defs {
+            self.join_after(start);
+        }
+    }
+
+    /// [`Writer::distributed`]'s object itself.
+    const fn distributed_object(
+        &mut self,
+        object: &Object,
+        extras: Extras,
+        tag: Option<(&str, &str)>,
+        unions: &Unions,
+    ) {
         let mut first = self.open(extras);
         self.key(&mut first, "type");
         self.string("object");
@@ -64,7 +80,7 @@ impl Writer<'_> {
                 let mut u = 0;
                 while u < unions.len {
                     let choices = unions.choices(u);
-                    parts[u] = choice(&unions, u, rest % choices);
+                    parts[u] = choice(unions, u, rest % choices);
                     rest /= choices;
                     u += 1;
                 }
@@ -256,4 +272,82 @@ const fn choice(unions: &Unions, u: usize, mut k: usize) -> Part<'static> {
         i += 1;
     }
     Part::Nothing
+}
+
+impl Writer<'_> {
+    /// `{"$defs":{…}}` of each recursive struct whose fields are written inline in `object`
+    /// (a flattened struct, looking into those flattened into it; with `unions`, a flattened
+    /// enum's variant), not written yet: its self-references name its anchor, which must be
+    /// somewhere. Whether it wrote any (the object written next then joins it, `join_after`).
+    pub(super) const fn inline_defs(&mut self, object: &Object, unions: bool) -> bool {
+        let mut open = false;
+        self.flattened_defs(object, &mut open);
+        if unions {
+            let unions = crate::schema::flattened_unions(object);
+            let mut u = 0;
+            while u < unions.len {
+                let (members, _) = unions.list[u];
+                let mut i = 0;
+                while i < members.len() {
+                    let body = match core(members[i]) {
+                        Schema::Tagged { body, .. } => *body,
+                        _ => members[i],
+                    };
+                    self.def(body, &mut open);
+                    if let Some(inner) = as_object(body) {
+                        self.flattened_defs(inner, &mut open);
+                    }
+                    i += 1;
+                }
+                u += 1;
+            }
+        }
+        if open {
+            self.raw(b"}");
+        }
+        open
+    }
+
+    const fn flattened_defs(&mut self, object: &Object, open: &mut bool) {
+        let mut f = 0;
+        while f < object.flatten.len() {
+            let schema = object.flatten[f].schema;
+            self.def(schema, open);
+            if let Some(inner) = as_object(schema) {
+                self.flattened_defs(inner, open);
+            }
+            f += 1;
+        }
+    }
+
+    /// `schema` under `$defs` by its anchor, when it is a recursive struct not written yet.
+    const fn def(&mut self, schema: &Schema, open: &mut bool) {
+        if let Some((anchor, anchored)) = anchored(schema) {
+            if !self.written(anchor) {
+                if *open {
+                    self.raw(b",");
+                } else {
+                    self.raw(b"{\"$defs\":{");
+                    *open = true;
+                }
+                self.string(anchor);
+                self.raw(b":");
+                self.schema(anchored, Extras::NONE, NO_BOUNDS);
+            }
+        }
+    }
+}
+
+/// The anchored schema `schema` is, looking through its wrappers (not into its fields).
+const fn anchored(mut schema: &Schema) -> Option<(&'static str, &Schema)> {
+    loop {
+        match schema {
+            Schema::Anchored { anchor, .. } => return Some((anchor, schema)),
+            Schema::Bounded { inner, .. }
+            | Schema::Limited { inner, .. }
+            | Schema::Lenient(inner)
+            | Schema::Described { inner, .. } => schema = inner,
+            _ => return None,
+        }
+    }
 }

@@ -114,6 +114,16 @@ impl Writer<'_> {
             self.distributed(object, extras, tag);
             return;
         }
+        let defs = self.inline_defs(object, false);
+        let start = self.at;
+        self.plain_object(object, extras, tag);
+        if defs {
+            self.join_after(start);
+        }
+    }
+
+    /// [`Writer::object`]'s object, with no flattened union.
+    const fn plain_object(&mut self, object: &Object, extras: Extras, tag: Option<(&str, &str)>) {
         let mut first = self.open(extras);
         self.key(&mut first, "type");
         self.string("object");
