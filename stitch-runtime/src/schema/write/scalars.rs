@@ -15,6 +15,15 @@ const LENIENT_NUMBER: &str = "^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?([eE][-+]?[0-9]+)?
 const F32_MAX: &str = "3.4028234663852886e38";
 const F32_MIN: &str = "-3.4028234663852886e38";
 
+/// A type's own bound, written where the field states none.
+#[derive(Clone, Copy)]
+enum Bound {
+    /// A number as its text (`f32::MAX`).
+    Text(&'static str),
+    Signed(i128),
+    Unsigned(u128),
+}
+
 impl Writer<'_> {
     /// `Number`, `Float32` or `Integer`.
     pub(super) const fn number(&mut self, schema: &Schema, extras: Extras) {
@@ -30,21 +39,8 @@ impl Writer<'_> {
                 let mut first = self.open(extras);
                 self.key(&mut first, "type");
                 self.string("number");
-                // `f32::MAX` as an `f64`, unless the field's own bounds say more.
-                let own = match self.limits {
-                    Some(limits) => (limits.minimum, limits.maximum),
-                    None => (None, None),
-                };
-                self.key(&mut first, "minimum");
-                match own.0 {
-                    Some(n) => self.num(n),
-                    None => self.s(F32_MIN),
-                }
-                self.key(&mut first, "maximum");
-                match own.1 {
-                    Some(n) => self.num(n),
-                    None => self.s(F32_MAX),
-                }
+                // `f32::MAX` as an `f64`.
+                self.type_bounds(&mut first, Bound::Text(F32_MIN), Bound::Text(F32_MAX));
                 self.number_limits(&mut first, false);
                 self.raw(b"}");
             }
@@ -52,26 +48,38 @@ impl Writer<'_> {
                 let mut first = self.open(extras);
                 self.key(&mut first, "type");
                 self.string("integer");
-                // A field's own `minimum`/`maximum` (within the type's range: the derive
-                // checked) replace the type's.
-                let own = match self.limits {
-                    Some(limits) => (limits.minimum, limits.maximum),
-                    None => (None, None),
-                };
-                self.key(&mut first, "minimum");
-                match own.0 {
-                    Some(n) => self.num(n),
-                    None => self.signed(*min),
-                }
-                self.key(&mut first, "maximum");
-                match own.1 {
-                    Some(n) => self.num(n),
-                    None => self.unsigned(*max),
-                }
+                self.type_bounds(&mut first, Bound::Signed(*min), Bound::Unsigned(*max));
                 self.number_limits(&mut first, false);
                 self.raw(b"}");
             }
             _ => {}
+        }
+    }
+
+    /// `minimum` and `maximum`: the field's own (within the type's range: the derive
+    /// checked), else the type's.
+    const fn type_bounds(&mut self, first: &mut bool, min: Bound, max: Bound) {
+        let own = match self.limits {
+            Some(limits) => (limits.minimum, limits.maximum),
+            None => (None, None),
+        };
+        self.key(first, "minimum");
+        match own.0 {
+            Some(n) => self.num(n),
+            None => self.bound(min),
+        }
+        self.key(first, "maximum");
+        match own.1 {
+            Some(n) => self.num(n),
+            None => self.bound(max),
+        }
+    }
+
+    const fn bound(&mut self, bound: Bound) {
+        match bound {
+            Bound::Text(text) => self.s(text),
+            Bound::Signed(n) => self.signed(n),
+            Bound::Unsigned(n) => self.unsigned(n),
         }
     }
 
