@@ -1,5 +1,5 @@
-//! What a refused call answers with: an [`ArgsError`] holding one [`Issue`] per problem, and
-//! every message stitch writes (one function per message, at the end of this file).
+//! [`ArgsError`], one [`Issue`] per problem (`docs/rules.md#r6`), and every message stitch
+//! writes: the wording is behaviour (models read it, tests compare it), so it lives only here.
 
 use core::fmt;
 
@@ -18,22 +18,19 @@ pub const MAX_ISSUES: usize = 20;
 pub enum IssueKind {
     /// A list written as JSON text where one value or a list is expected (rule R3).
     TextList,
-    /// The value does not fit the field: a deserialization failure, or an array outside the
-    /// field's `min_items` / `max_items`.
+    /// The value does not fit the field: a deserialization failure or a broken bound.
     Invalid,
     /// The arguments nest deeper than the limit (rule R7).
     TooDeep,
-    /// A command line that cannot be read: an unknown flag, a flag without its value, a
-    /// repeated single-value flag, a missing required flag (named, e.g. `--paths`), a separate
-    /// value after a bare boolean flag (`--dry-run false`: write `--dry-run=false`), or words
-    /// after a bare `--`.
+    /// A command line that cannot be read: an unknown, repeated or missing flag, a flag
+    /// without its value, a stray word.
     Usage,
     /// `--help` on the command line: the message is the help text.
     Help,
 }
 
 impl IssueKind {
-    /// The kind's name as serialized: `text_list`, `invalid`, `too_deep`.
+    /// The kind's name as serialized: `text_list`, `invalid`, `too_deep`, `usage`, `help`.
     pub const fn as_str(self) -> &'static str {
         match self {
             IssueKind::TextList => "text_list",
@@ -75,28 +72,24 @@ impl Issue {
         }
     }
 
-    /// The refusal of a list written as text at `path` (rule R3).
     pub(crate) fn text_list(path: impl Into<String>) -> Issue {
         let path = path.into();
         let message = text_list(&path);
         Issue::new(IssueKind::TextList, path, message)
     }
 
-    /// An `Invalid` issue: `<path>: <reason>` (just `<reason>` at the root).
     pub(crate) fn invalid(path: impl Into<String>, reason: impl fmt::Display) -> Issue {
         let path = path.into();
         let message = prefixed(&path, reason);
         Issue::new(IssueKind::Invalid, path, message)
     }
 
-    /// A `TooDeep` issue at `path`.
     pub(crate) fn too_deep(path: impl Into<String>, limit: usize) -> Issue {
         let path = path.into();
         let message = prefixed(&path, too_deep(limit));
         Issue::new(IssueKind::TooDeep, path, message)
     }
 
-    /// A `Usage` issue of the command line at `path`.
     pub(crate) fn usage(path: impl Into<String>, message: String) -> Issue {
         Issue::new(IssueKind::Usage, path, message)
     }
@@ -133,12 +126,12 @@ impl Serialize for Issue {
     }
 }
 
-/// The arguments of a tool call were refused: every issue found, in walk order.
+/// The arguments of a tool call were refused: every issue found, in the type's field order.
 ///
-/// `Display` prints the issues' messages joined with `\n` (one issue: exactly its message),
-/// followed by a line counting the issues left out past [`MAX_ISSUES`]. `Serialize` gives
-/// `{"issues":[{"path":…,"kind":…,"message":…}]}` (with `"omitted": n` when some were left
-/// out), ready to go into a JSON-RPC error's `data`.
+/// `Display` joins the messages with `\n` (one issue: exactly its message), plus a line
+/// counting any left out past [`MAX_ISSUES`]. `Serialize` gives
+/// `{"issues":[{"path":…,"kind":…,"message":…}]}` (and `"omitted": n`), ready for a JSON-RPC
+/// error's `data`.
 ///
 /// ```
 /// use stitch_runtime::{ArgsError, Issue, IssueKind, OneOrMany, ToolArgs};
@@ -169,21 +162,16 @@ pub struct ArgsError {
 
 impl ArgsError {
     /// An error holding `issues` (at most [`MAX_ISSUES`] are kept, the rest counted).
-    ///
-    /// # Panics
-    /// Never; an empty list is allowed but is not something stitch itself produces.
     pub fn new(mut issues: Vec<Issue>) -> ArgsError {
         let omitted = issues.len().saturating_sub(MAX_ISSUES);
         issues.truncate(MAX_ISSUES);
         ArgsError { issues, omitted }
     }
 
-    /// Issues already cut to [`MAX_ISSUES`], and how many more were found.
     pub(crate) fn with_omitted(issues: Vec<Issue>, omitted: usize) -> ArgsError {
         ArgsError { issues, omitted }
     }
 
-    /// One issue.
     pub(crate) fn single(issue: Issue) -> ArgsError {
         ArgsError {
             issues: vec![issue],
@@ -191,7 +179,7 @@ impl ArgsError {
         }
     }
 
-    /// The issues, in walk order (at most [`MAX_ISSUES`]).
+    /// The issues (at most [`MAX_ISSUES`]).
     pub fn issues(&self) -> &[Issue] {
         &self.issues
     }
@@ -233,11 +221,7 @@ impl Serialize for ArgsError {
     }
 }
 
-// Every message stitch writes, one function each. The wording is part of the behaviour (a
-// model reads it, tests compare it): change it here or nowhere.
-
-/// R3: `<path> is a list written as text — pass the array itself, not JSON written as text`;
-/// at the root, a sentence: `the arguments are a list written as text — …`.
+/// At the root, a sentence: `the arguments are a list written as text — …`.
 fn text_list(path: &str) -> String {
     const TAIL: &str =
         " a list written as text \u{2014} pass the array itself, not JSON written as text";
@@ -256,7 +240,6 @@ fn text_list(path: &str) -> String {
 /// What a `OneOrMany<T>` takes, from `T`'s schema: `a string or an array of strings`.
 pub(crate) fn one_or_many_expected(item: &Schema) -> &'static str {
     match item {
-        // An enum's description, an anchor: the same kind of value.
         Schema::Described { inner, .. } | Schema::Anchored { inner, .. } => {
             one_or_many_expected(inner)
         }
@@ -269,20 +252,16 @@ pub(crate) fn one_or_many_expected(item: &Schema) -> &'static str {
     }
 }
 
-/// A type error at a `OneOrMany<T>` position, in serde's words, saying what the union
-/// takes: `invalid type: null, expected a string or an array of strings`.
 pub(crate) fn one_or_many_type(value: &serde_json::Value, item: &Schema) -> String {
     invalid_type(value, one_or_many_expected(item))
 }
 
-/// serde's type error for `value` where `expected` was expected:
-/// `invalid type: null, expected a string`.
+/// serde's words: `invalid type: null, expected a string`.
 pub(crate) fn invalid_type(value: &serde_json::Value, expected: &str) -> String {
     use serde::de::Error as _;
     serde_json::Error::invalid_type(unexpected(value), &expected).to_string()
 }
 
-/// How serde names `value` in its messages (`string "5"`, ``integer `5` ``, `null`).
 pub(crate) fn unexpected(value: &serde_json::Value) -> serde::de::Unexpected<'_> {
     use serde::de::Unexpected;
     use serde_json::Value;
@@ -301,7 +280,6 @@ pub(crate) fn unexpected(value: &serde_json::Value) -> serde::de::Unexpected<'_>
     }
 }
 
-/// `<path>: <reason>`, just `<reason>` at the root.
 fn prefixed(path: &str, reason: impl fmt::Display) -> String {
     if path.is_empty() {
         reason.to_string()
@@ -310,7 +288,6 @@ fn prefixed(path: &str, reason: impl fmt::Display) -> String {
     }
 }
 
-/// R7: the reason of a `TooDeep` issue.
 fn too_deep(limit: usize) -> impl fmt::Display {
     struct TooDeep(usize);
     impl fmt::Display for TooDeep {
@@ -325,7 +302,6 @@ fn too_deep(limit: usize) -> impl fmt::Display {
     TooDeep(limit)
 }
 
-/// The reason of a real array outside its bounds: `at least 2 items`, `at most 1 item`.
 pub(crate) fn item_count(len: usize, bounds: Bounds) -> String {
     let (word, n) = if len < bounds.min {
         ("at least", bounds.min)
@@ -336,13 +312,11 @@ pub(crate) fn item_count(len: usize, bounds: Bounds) -> String {
     format!("{word} {n} {items}")
 }
 
-/// The reason of arguments that are not JSON at all.
 pub(crate) fn not_json(e: &serde_json::Error) -> String {
     format!("the arguments are not valid JSON: {e}")
 }
 
-/// The reason of arguments that are not an object where the type's schema says one
-/// (`docs/rules.md#r5`): `the arguments must be a JSON object of named parameters, not an array`.
+/// `docs/rules.md#not-an-object`.
 pub(crate) fn not_an_object(value: &serde_json::Value) -> String {
     let sent = match value {
         serde_json::Value::Array(_) => "an array",
@@ -355,19 +329,16 @@ pub(crate) fn not_an_object(value: &serde_json::Value) -> String {
     format!("the arguments must be a JSON object of named parameters, not {sent}")
 }
 
-/// serde's reason for an externally tagged enum's object of more than one key (here: its
-/// variant's key sent twice).
+/// serde's words for an externally tagged enum's variant key sent twice.
 pub(crate) fn one_key_only() -> String {
     "invalid value: map, expected map with a single key".to_owned()
 }
 
-/// serde's reason for an untagged enum that no variant reads.
 pub(crate) fn no_variant(name: &str) -> String {
     format!("data did not match any variant of untagged enum {name}")
 }
 
-/// serde_json's message of `e` without its ` at line 1 column 5` (the position in a text the
-/// caller did not send as such).
+/// Without ` at line 1 column 5`: the caller did not send that text as such.
 pub(crate) fn without_position(e: &serde_json::Error) -> String {
     let text = e.to_string();
     match text.rfind(" at line ") {
@@ -376,45 +347,39 @@ pub(crate) fn without_position(e: &serde_json::Error) -> String {
     }
 }
 
-/// The line after the kept issues: `… and 3 more issues`.
 fn omitted(n: usize) -> String {
     let s = if n == 1 { "" } else { "s" };
     format!("\u{2026} and {n} more issue{s}")
 }
 
-/// Command line: a word where a flag is expected.
+// Command-line messages.
+
 pub(crate) fn unexpected_argument(arg: &str) -> String {
     format!("unexpected argument `{arg}`; a value follows its flag, as in `--name value`")
 }
 
-/// Command line: a flag the tool does not have; `known` lists those it has.
 pub(crate) fn unknown_flag(key: &str, known: &str) -> String {
     format!("unknown flag `--{key}`; expected one of {known}")
 }
 
-/// Command line: a flag at the end, or followed by another flag, that takes a value.
 pub(crate) fn needs_value(key: &str) -> String {
     format!("`--{key}` needs a value")
 }
 
-/// Command line: a single-value flag given `times` times.
 pub(crate) fn given_repeatedly(spelled: &str, times: usize) -> String {
     format!("`{spelled}` is given {times} times but takes one value")
 }
 
-/// Command line: a required flag that was not given.
 pub(crate) fn missing_flag(flag: &str) -> String {
     format!("missing required flag `--{flag}`")
 }
 
-/// Command line: a boolean flag followed by a bare `true` or `false`, which the flag does not
-/// take as its value (`--dry-run false`).
+/// `--dry-run false`: a boolean flag takes no separate value.
 pub(crate) fn flag_value_apart(key: &str, value: &str) -> String {
     format!("`--{key}` takes no separate value; write `--{key}={value}`")
 }
 
-/// Command line: a list written as text at a one-or-many flag given once (rule R3): on a
-/// command line the list is the flag repeated.
+/// R3 on a command line, where a list is the flag repeated.
 pub(crate) fn text_list_flag(flag: &str) -> String {
     format!(
         "`{flag}` is a list written as text \u{2014} repeat the flag for each item \
@@ -422,12 +387,11 @@ pub(crate) fn text_list_flag(flag: &str) -> String {
     )
 }
 
-/// Command line: an issue in the value of `flag`, at `rest` below it (`""`, `.case`).
+/// `rest` is the path below the flag (`""`, `.case`).
 pub(crate) fn in_flag(flag: &str, rest: &str, reason: &str) -> String {
     format!("`{flag}{rest}`: {reason}")
 }
 
-/// Command line: a word after `--`, which the tool `name` (taking flags only) cannot place.
 pub(crate) fn no_positionals(arg: &str, name: &str) -> String {
     format!("unexpected argument `{arg}` after `--`; `{name}` takes flags only, no positional arguments")
 }

@@ -1,4 +1,5 @@
-//! [`OneOrMany<T>`]: a field that takes one value or a list of values.
+//! [`OneOrMany<T>`], its serde impls, and its walk and schema as a string-bearing union
+//! (`docs/rules.md#r2`, `#r3`).
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -22,10 +23,9 @@ use crate::walk::{union_string, walk_items, Coerce, Cx, Kind, Shape};
 
 /// One value or a list of values: `"a.png"` or `["a.png", "b.png"]`.
 ///
-/// Deserializes from either form with a hand-written visitor (no buffering, unlike a
-/// `#[serde(untagged)]` enum) and serializes back to the form it came from. At a field of a
-/// `#[derive(ToolArgs)]` type, a `OneOrMany<String>` refuses a list written as JSON text
-/// (`"[\"a.png\"]"`) instead of reading it as one odd name.
+/// Deserializes from either form without buffering and serializes back to the form it came
+/// from. In a `#[derive(ToolArgs)]` type, a `OneOrMany<String>` refuses a list written as
+/// JSON text (`"[\"a.png\"]"`) instead of reading it as one odd name.
 ///
 /// ```
 /// use stitch_runtime::OneOrMany;
@@ -169,16 +169,13 @@ impl<T: Serialize> Serialize for OneOrMany<T> {
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // As a newtype of a private name: every reader visits it as a newtype
-        // (`visit_newtype_struct`, which reads any value as before), and stitch's own reader of
-        // a `Value` hands the one value over for `T` to read as it asks (`visit_some`), so a
-        // `OneOrMany<String>` moves its string out of the `Value` (`json::de::ONE_OR_MANY`).
+        // A newtype of a private name: stitch's `Value` reader answers it with `visit_some`,
+        // handing the one value over so a `String` is moved out (`json::de::ONE_OR_MANY`).
         deserializer
             .deserialize_newtype_struct(crate::json::de::ONE_OR_MANY, OneOrManyVisitor(PhantomData))
     }
 }
 
-/// Reads an array as `Many`, and hands any other value to `T` as `One`, without buffering.
 struct OneOrManyVisitor<T>(PhantomData<T>);
 
 impl<T> OneOrManyVisitor<T> {
@@ -190,9 +187,8 @@ impl<T> OneOrManyVisitor<T> {
     }
 }
 
-/// Hands a value already seen by [`OneOrManyVisitor`] to `T`. serde's value deserializers
-/// refuse a newtype struct and an `Option` around a present value; a self-describing format
-/// reads both transparently, so this wrapper does too and forwards everything else.
+/// serde's value deserializers refuse a newtype struct and `Some` around a value, which a
+/// self-describing format reads transparently; this wrapper reads them so too.
 struct One<D>(D);
 
 macro_rules! forward {
@@ -314,15 +310,11 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for OneOrManyVisitor<T> {
         deserializer.deserialize_any(self)
     }
 
-    // Only stitch's reader of a `Value` calls this, for the one value that is not an array
-    // or `null` (`json::de::ONE_OR_MANY`); JSON has no other `Some`.
+    // Only stitch's `Value` reader calls this (`json::de::ONE_OR_MANY`).
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         Self::one(deserializer)
     }
 }
-
-// The walk and the schema (R2/R3 beside the type): a `OneOrMany<T>` is a union of `T` and
-// its array form.
 
 impl<T: Coerce> Coerce for OneOrMany<T> {
     const SHAPE: Shape = Shape::new(Kind::Union, T::SHAPE.strings, true, T::SHAPE.objects);
@@ -334,12 +326,10 @@ impl<T: Coerce> Coerce for OneOrMany<T> {
                 cx.check_len(items.len(), bounds, at);
                 walk_items::<T>(items, cx, at);
             }
-            // R2/R3 (R1 when `T` takes no string). A string kept is walked as a `T`: the
-            // member may be a union with array members of its own.
+            // A string kept is walked as a `T`, which may be a union with array members.
             Value::String(_) => union_string::<Self>(value, cx, at, bounds, |value, cx| {
                 cx.as_one_of_many(at, T::SCHEMA, |cx| T::walk(value, cx, at, Bounds::NONE))
             }),
-            // One value: walk it as a `T` (a type error says what the union takes).
             _ => cx.as_one_of_many(at, T::SCHEMA, |cx| T::walk(value, cx, at, Bounds::NONE)),
         }
     }
@@ -358,14 +348,13 @@ impl<T: Coerce> Coerce for OneOrMany<T> {
 
     fn bounds_hold(&self, bounds: Bounds) -> bool {
         match self {
-            // The bounds are the array form's; one value is not an array.
+            // Bounds are the array form's.
             OneOrMany::One(item) => item.bounds_hold(Bounds::NONE),
             OneOrMany::Many(items) => items_hold(items, items.len(), bounds),
         }
     }
 }
 
-/// Strict mode says a one-or-many of what it can say (`anyOf` of the item and its list).
 impl<T: StrictPart> StrictPart for OneOrMany<T> {}
 
 impl<T: Describe> Describe for OneOrMany<T> {

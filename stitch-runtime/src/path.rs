@@ -1,31 +1,20 @@
-//! The dotted path of a position in the arguments (`rows.0.names`, rule R5), and the one
-//! function that renders a path.
-//!
-//! A [`Path`] is a chain of borrowed segments that lives on the stack while the walk goes down;
-//! nothing is allocated until an issue is reported and the path is rendered with
-//! [`Path::render`]. The deserializer (`json::de`) and the too-deep scan (`json::depth`) keep
-//! their own segments and render them through the same [`render_leaf_first`].
+//! The dotted path of a position (`rows.0.names`, `docs/rules.md#r5`) and its one renderer,
+//! [`render_leaf_first`]. A [`Path`] lives on the stack as the walk descends; nothing is
+//! allocated until an issue renders it.
 
 use core::fmt;
 
 /// One segment of a path: a key as the caller sent it, or an array index.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Segment<'a> {
-    /// A map key, an unknown key, or a key the deserializer met.
     Key(&'a str),
-    /// A declared field's wire name, with the field's declaration ordinal (for the order of
-    /// issues: the type's field order, not the map's).
+    /// A declared field: its ordinal sorts issues in the type's field order, not the map's.
     Field(&'a str, u32),
-    /// An array index, rendered in decimal.
     Index(usize),
 }
 
-/// Renders segments given from the leaf up to the root as the dotted path: joined with `.`,
-/// indices in decimal, no segment as `""`. A key that a dot would make ambiguous (one that
-/// holds a `.` or a `[`, or is empty) is written in brackets as a JSON string instead, with no
-/// dot before it: `labels["team.name"]`, `labels["team.name"].owner`, `[""]` (docs/rules.md#r5).
-/// One allocation, of the exact length, filled from its end (a chain of parents is naturally
-/// read leaf first).
+/// Segments come leaf first (a chain of parents reads so), so the one exact-length buffer is
+/// filled from its end. A key holding `.` or `[`, or empty, is bracketed: `labels["team.name"]`.
 pub(crate) fn render_leaf_first<'a, I>(segments: I) -> String
 where
     I: Iterator<Item = Segment<'a>> + Clone,
@@ -52,12 +41,10 @@ where
         out[end - text.len()..end].copy_from_slice(text);
         end -= text.len();
     }
-    // Only whole `str`s and ASCII were copied, so this never falls back.
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// [`render_leaf_first`] when some key is written in brackets: the rare case, so simply built
-/// root first.
+/// The rare bracketed case, simply built root first.
 #[cold]
 fn render_quoted<'a, I>(segments: I) -> String
 where
@@ -83,7 +70,6 @@ where
 }
 
 impl<'a> Segment<'a> {
-    /// Whether the segment is a key a dot would make ambiguous, written in brackets.
     fn quoted(self) -> bool {
         match self {
             Segment::Key(key) | Segment::Field(key, _) => {
@@ -93,7 +79,6 @@ impl<'a> Segment<'a> {
         }
     }
 
-    /// The segment's text; an index is written into `digits`.
     fn text<'b>(self, digits: &'b mut [u8; 20]) -> &'b str
     where
         'a: 'b,
@@ -105,7 +90,7 @@ impl<'a> Segment<'a> {
     }
 }
 
-/// Where an issue sorts ([`Path::order`]): its path's first segments, root first.
+/// Where an issue sorts ([`Path::order`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Order {
     segments: [u64; Order::DEPTH],
@@ -113,7 +98,6 @@ pub(crate) struct Order {
 }
 
 impl Order {
-    /// How many segments decide.
     pub(crate) const DEPTH: usize = 8;
 
     fn as_slice(&self) -> &[u64] {
@@ -133,14 +117,10 @@ impl<const N: usize> PartialEq<[u64; N]> for Order {
     }
 }
 
-/// A position in the arguments, as a chain of segments back to the root.
-///
-/// Segments are field names as the caller sent them (a `&'static str` from the derive),
-/// array indices, and map keys. The root renders as the empty string.
+/// A position in the arguments, as a chain of segments back to the root (which renders `""`).
 #[derive(Clone, Copy)]
 pub struct Path<'a> {
     parent: Option<&'a Path<'a>>,
-    /// `None` at the root.
     segment: Option<Segment<'a>>,
 }
 
@@ -151,8 +131,7 @@ impl<'a> Path<'a> {
         segment: None,
     };
 
-    /// The field `name` (a static wire name, as the derive emits) below this position;
-    /// `ordinal` is the field's place among its type's declared fields.
+    /// The field `name` below; `ordinal` is its place among the type's declared fields.
     #[inline]
     pub const fn field(&'a self, name: &'static str, ordinal: u32) -> Path<'a> {
         Path {
@@ -161,8 +140,7 @@ impl<'a> Path<'a> {
         }
     }
 
-    /// [`Path::field`] for a name that is not `'static` (a property of a schema read at run
-    /// time, `json_schema`; a key as sent, R8's `drop_absent`).
+    /// [`Path::field`] for a name that is not `'static`.
     pub(crate) const fn declared(&'a self, name: &'a str, ordinal: u32) -> Path<'a> {
         Path {
             parent: Some(self),
@@ -193,17 +171,13 @@ impl<'a> Path<'a> {
         self.segment.is_none()
     }
 
-    /// The dotted form (see [`render_leaf_first`]).
+    /// The dotted form.
     pub fn render(&self) -> String {
         render_leaf_first(self.segments())
     }
 
-    /// Where an issue at this position sorts among the issues of one call, root first:
-    /// a declared field by its ordinal, an index by its value, any other key after every
-    /// declared field (keys of a map keep the order of the walk: the sort is stable).
-    ///
-    /// Kept inline (nothing allocated): the first [`Order::DEPTH`] segments decide; issues
-    /// deeper than that and equal so far keep the order of the walk.
+    /// Root first: a field by ordinal, an index by value, other keys after every field. Only
+    /// the first [`Order::DEPTH`] segments decide; the sort is stable, so ties keep walk order.
     pub(crate) fn order(&self) -> Order {
         let mut all = [0u64; 128];
         let mut n = 0;
@@ -229,7 +203,6 @@ impl<'a> Path<'a> {
         order
     }
 
-    /// The segments from this position up to the root.
     pub(crate) fn segments(&self) -> impl Iterator<Item = Segment<'a>> + Clone + '_ {
         let mut node = Some(self);
         core::iter::from_fn(move || {
@@ -251,7 +224,6 @@ fn format_decimal(mut i: usize, buf: &mut [u8; 20]) -> &str {
             break;
         }
     }
-    // Only ASCII digits were written.
     core::str::from_utf8(&buf[at..]).unwrap_or_default()
 }
 
@@ -307,7 +279,6 @@ mod tests {
         assert_eq!(root.key("").render(), r#"[""]"#);
         assert_eq!(root.key("a.b").key("").render(), r#"["a.b"][""]"#);
         assert_eq!(labels.key("[x]").render(), r#"labels["[x]"]"#);
-        // JSON string escapes: the key can always be read back.
         assert_eq!(
             labels.key("say \"a.b\"").render(),
             r#"labels["say \"a.b\""]"#

@@ -1,13 +1,7 @@
-//! Not public API: what `#[derive(ToolArgs)]`'s generated code names, exactly, plus a marked
-//! block for stitch's own tests and benchmarks.
-//!
-//! Everything here may change in any release, patch releases included. The derive and the
-//! runtime are released in lockstep (the runtime depends on `stitch-derive = "=x.y.z"`), so
-//! the code a derive generates always meets the `__private` it was written for.
+//! Not public API: exactly what `#[derive(ToolArgs)]`'s code names, plus helpers for stitch's
+//! own tests. It may change in any release: the runtime pins `stitch-derive = "=x.y.z"`.
 //!
 //! Version marker of this module's contents: 0.2 (bump with any change the derive must follow).
-
-// ---- What the derive names ----
 
 pub use crate::bounds::Bounds;
 #[cfg(feature = "pattern")]
@@ -44,32 +38,26 @@ pub const fn schema_of<T: Coerce>() -> &'static Schema {
     T::SCHEMA
 }
 
-/// No item bounds: `Bounds::NONE` in fewer tokens, for the derive's `bounds_hold`.
+/// `Bounds::NONE` in fewer tokens.
 pub const NONE: Bounds = Bounds::NONE;
 
-/// Whether serde accepts a field of type `T` missing.
 pub const fn optional_of<T: Coerce>() -> bool {
     T::OPTIONAL
 }
 
-/// Whether serde reads `null` as a value of type `T`.
 pub const fn nullable_of<T: Coerce>() -> bool {
     T::NULLABLE
 }
 
-/// `T`'s schema where it cannot be left out.
 pub const fn item_schema_of<T: Coerce>() -> &'static crate::schema::Schema {
     T::ITEM_SCHEMA
 }
 
-/// `T::default()` as JSON text, where known.
 pub const fn default_of<T: Coerce>() -> Option<&'static str> {
     T::DEFAULT
 }
 
-/// The type serde reads for a `#[serde(from = "Raw")]` / `#[serde(try_from = "Raw")]`
-/// container: stitch walks, describes and reads flags of `Raw` instead, so `Raw` must have a
-/// walk. Implemented for every type that has one.
+/// The `Raw` of `#[serde(from = "Raw")]`, which stitch walks instead, so it needs a walk.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` does not derive `ToolArgs`, so stitch cannot read a type serde builds from it",
     label = "serde reads this type, then converts it: stitch walks and describes it instead",
@@ -79,25 +67,19 @@ pub trait SerdeSource: Coerce {}
 
 impl<T: Coerce> SerdeSource for T {}
 
-/// The derive's check, spanned at `from = "Raw"`'s string, that `Raw` is a [`SerdeSource`].
+/// Spanned at `from = "Raw"`'s string.
 pub const fn serde_source<T: SerdeSource>() {}
 
-/// Whether `max_items` / `min_items` mean something at a position of this shape: a
-/// sequence, or a union with an array member.
 pub const fn takes_item_bounds(shape: Shape) -> bool {
     shape.arrays && matches!(shape.kind, Kind::Sequence | Kind::Union)
 }
 
-// ---- For stitch's own tests, benchmarks and fuzz targets: not API, not for the derive ----
-//
-// The JSON-array check and its string scanners, tested against serde_json as the oracle and
-// measured on their own.
+// For stitch's own tests, benchmarks and fuzz targets; not for the derive.
 
 pub use crate::json::text_list::{decode_json_string, is_json_char, is_json_string, is_text_list};
 
-/// The compile error `tool::mcp::<T>` (and every `tool` function) stops the build with for
-/// `T`, or `None` when `T` can be a tool: a test can read it at run time (a compile-fail test
-/// runs `cargo check`, which does not evaluate these post-monomorphization constants).
+/// The compile error every `tool` function gives for `T`, or `None`: read at run time, as
+/// `cargo check` (compile-fail tests) does not evaluate post-monomorphization constants.
 pub fn tool_error<T: ToolArgs>() -> Option<String> {
     crate::schema::check::tool_root(T::SCHEMA).map(|m| m.as_str().to_owned())
 }

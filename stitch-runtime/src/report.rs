@@ -1,12 +1,5 @@
-//! What stitch repaired in an accepted call: [`Repairs`], one [`Repair`] per position, and
-//! [`Reported<T>`], the accepted arguments together with it. A stage low in the crate: it
-//! knows paths, and nothing of the walk or the surfaces that fill it.
-//!
-//! Every repair site of the walk records through one function, `Cx::repaired`: the check
-//! pass only notes that a repair is due; the apply pass, which runs only when one is, records
-//! it when the caller asked for the record (the `*_reported` methods) or a `tracing`
-//! subscriber listens. A call that needed no repair never reaches the apply pass, so its
-//! record is an empty `Vec` that never allocated.
+//! What stitch repaired in an accepted call: [`Repair`], [`Repairs`], [`Reported<T>`].
+//! Filled only by the apply pass, so a call with nothing to repair never allocates one.
 
 use core::fmt;
 
@@ -19,23 +12,20 @@ use crate::path::Order;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum RepairKind {
-    /// JSON text where no string is expected (a list, a struct, a map) was parsed, and what
-    /// it parses to replaced it (rule R1).
+    /// JSON text where no string is expected was replaced by what it parses to (rule R1).
     JsonText,
-    /// JSON text that parsed to JSON text again: the string was parsed more than once at the
-    /// same position (a value encoded twice, `"\"[1,2]\""`).
+    /// JSON text encoded more than once (`"\"[1,2]\""`), parsed until it was not a string.
     NestedJsonText,
     /// A number or boolean written as text (`"5"`, `"true"`) was read as one, under
     /// `#[stitch(lenient_scalars)]`.
     ScalarText,
-    /// `null` at a defaulted field whose type does not read `null` itself was taken as the
-    /// field left out: the key was dropped and serde gave the field its default (rule R8).
+    /// `null` at a defaulted field was taken as the field left out (rule R8).
     NullLeftOut,
 }
 
 impl RepairKind {
-    /// The kind's name as serialized and traced: `json_text`, `nested_json_text`,
-    /// `scalar_text`, `null_left_out`.
+    /// The kind's name as serialized: `json_text`, `nested_json_text`, `scalar_text`,
+    /// `null_left_out`.
     pub const fn as_str(self) -> &'static str {
         match self {
             RepairKind::JsonText => "json_text",
@@ -73,9 +63,8 @@ impl Serialize for RepairKind {
 pub struct Repair {
     path: String,
     kind: RepairKind,
-    // Where it sorts among the call's repairs: the type's field order, elements by index.
     order: Order,
-    // The text that was replaced, kept only when `tracing` events carry values.
+    // Kept only when `tracing` events carry values.
     #[cfg(feature = "tracing")]
     pub(crate) sent: Option<Box<str>>,
 }
@@ -91,8 +80,7 @@ impl Repair {
         }
     }
 
-    /// The dotted path of the repaired position (`""` for the arguments' own object), in the
-    /// form [`Issue::path`](crate::Issue::path) uses: `rows.0.names`.
+    /// The dotted path, as [`Issue::path`](crate::Issue::path): `rows.0.names`, `""` for the root.
     pub fn path(&self) -> &str {
         &self.path
     }
@@ -111,7 +99,7 @@ impl Repair {
     }
 }
 
-// Two repairs are equal when their paths and kinds are.
+// Equal by path and kind: `order` and `sent` are bookkeeping.
 impl PartialEq for Repair {
     fn eq(&self, other: &Repair) -> bool {
         self.path == other.path && self.kind == other.kind
@@ -147,12 +135,9 @@ impl Serialize for Repair {
     }
 }
 
-/// The positions stitch repaired in one accepted call, in the type's field order (elements by
-/// index), as [`ArgsError::issues`](crate::ArgsError::issues) orders issues. Empty for a call
-/// that needed no repair, and then it holds nothing on the heap.
-///
-/// `Display` writes one repair a line (`tags: JSON text parsed`); `Serialize` writes a list of
-/// `{"path", "kind"}` objects.
+/// The positions repaired in one accepted call, in the type's field order; empty (and not
+/// allocated) when none was. `Display` writes one a line (`tags: JSON text parsed`);
+/// `Serialize`, a list of `{"path", "kind"}` objects.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Repairs(Vec<Repair>);
 
@@ -162,7 +147,6 @@ impl Repairs {
         Repairs(Vec::new())
     }
 
-    /// The repairs of a walk, already in order.
     pub(crate) fn from_walk(repairs: Vec<Repair>) -> Repairs {
         Repairs(repairs)
     }
@@ -224,10 +208,8 @@ impl Serialize for Repairs {
     }
 }
 
-/// Accepted arguments together with what stitch repaired in them: the answer of
-/// `ToolArgs::from_value_reported` and `ToolArgs::from_json_reported`, and, as `Args<T>` is,
-/// a type any serde-based framework can take (`Parameters<Reported<ViewFile>>` in rmcp; its
-/// `Deserialize` and `JsonSchema` live with `Args<T>`'s, in the framework surface).
+/// Accepted arguments and what was repaired in them. Like `Args<T>`, it
+/// deserializes through stitch, for serde-based frameworks (`Parameters<Reported<T>>` in rmcp).
 ///
 /// ```
 /// use stitch_runtime::{RepairKind, Reported, ToolArgs};

@@ -11,12 +11,10 @@ use crate::report::{Repairs, Reported};
 use crate::trace;
 use crate::walk::{dispose, run, run_with, Coerce, Cx, Record, Tool};
 
-/// A tool's argument type: `#[derive(ToolArgs)]` implements it, and only the derive.
+/// A tool's argument type; implemented by `#[derive(ToolArgs)]` only.
 ///
-/// Every method is provided. The derive also implements the walk and the schema the methods
-/// build on (the hidden supertrait `Coerce`, with its schema, `Describe`); those are not an
-/// extension point and change in any release. A type of another crate inside a tool's
-/// arguments is marked `#[stitch(opaque)]` and left to serde.
+/// Every method is provided. The hidden supertrait `Coerce` (the walk and schema) is not an
+/// extension point; a foreign type inside the arguments is marked `#[stitch(opaque)]`.
 ///
 /// ```
 /// use stitch_runtime::{OneOrMany, ToolArgs};
@@ -39,10 +37,8 @@ use crate::walk::{dispose, run, run_with, Coerce, Cx, Record, Tool};
 /// assert_eq!(ok.paths, OneOrMany::One("[preview].png".to_string()));
 /// ```
 pub trait ToolArgs: Coerce {
-    /// The tool's description: the type's doc comment, or `#[stitch(description = "…")]` on
-    /// it, as plain text (for structs and enums alike); `None` when it has neither. Every
-    /// `tool::*` helper uses it when given no description, and a framework can
-    /// name it where it wants a `&'static str` (rmcp's `#[tool(description = …)]`).
+    /// The type's doc comment (or `#[stitch(description = "…")]`) as plain text; `None` when
+    /// it has neither. The `tool::*` functions use it when given no description.
     ///
     /// ```
     /// use stitch_runtime::ToolArgs;
@@ -69,14 +65,8 @@ pub trait ToolArgs: Coerce {
     /// ```
     const DESCRIPTION: Option<&'static str> = None;
 
-    /// The input schema as JSON text, rendered during compilation: a JSON Schema (2020-12)
-    /// object with `properties` by serde's wire names and `required` as serde requires.
-    ///
-    /// It is evaluated only where it is named, so a build that does not use it does not pay
-    /// for it; where it is named, the text sits in a buffer of
-    /// `MAX_SCHEMA_TEXT` (16 KiB) bytes in the binary. A longer
-    /// schema is a compile error pointing to [`ToolArgs::input_schema`], which builds any
-    /// schema once at run time.
+    /// The input schema as JSON text (JSON Schema 2020-12), rendered during compilation where
+    /// it is named. A schema over 16 KiB is a compile error: use [`ToolArgs::input_schema`].
     const INPUT_SCHEMA: &'static str = <Self as crate::schema::text::SchemaText>::TEXT;
 
     /// The input schema as a value (built once, then shared).
@@ -84,15 +74,9 @@ pub trait ToolArgs: Coerce {
         crate::schema::text::cached::<Self>()
     }
 
-    /// The raw surface: checks `args` against the type and applies the rules in place,
-    /// deserializing nothing.
-    ///
-    /// The check is the one `from_value` runs: every list written as text, type error,
-    /// missing required field and unknown field (under `deny_unknown_fields`) is an issue, in
-    /// the type's field order. On `Ok`, JSON text at structured positions has been replaced
-    /// by what it parses to, and the key of a defaulted field sent as `null` is dropped (R8);
-    /// nothing else changed and no key was added or reordered. On `Err`, `args` is exactly
-    /// as it was.
+    /// Checks `args` as [`ToolArgs::from_value`] does and applies the repairs in place,
+    /// deserializing nothing. On `Ok`, only JSON text at structured positions was replaced and
+    /// `null` at defaulted fields dropped (R8); on `Err`, `args` is exactly as it was.
     #[inline]
     fn coerce_value(args: &mut Value) -> Result<(), ArgsError> {
         match run::<Self>(args, None) {
@@ -101,8 +85,7 @@ pub trait ToolArgs: Coerce {
         }
     }
 
-    /// [`ToolArgs::coerce_value`], answering with the positions it repaired in `args` (see
-    /// [`Repairs`]; empty, and nothing allocated for it, when nothing was).
+    /// [`ToolArgs::coerce_value`], also answering with the positions it repaired.
     ///
     /// ```
     /// use stitch_runtime::ToolArgs;
@@ -126,16 +109,15 @@ pub trait ToolArgs: Coerce {
         }
     }
 
-    /// The typed surface: coerces `args`, then deserializes it. A deserialization failure is
-    /// one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue naming its path.
+    /// Coerces `args`, then deserializes it. Every issue is reported at once; a
+    /// deserialization failure is one [`IssueKind::Invalid`](crate::IssueKind::Invalid) issue
+    /// at its path.
     #[inline]
     fn from_value(args: Value) -> Result<Self, ArgsError> {
         read_value(args, None)
     }
 
-    /// [`ToolArgs::from_value`], answering with the accepted arguments together with the
-    /// positions stitch repaired in them ([`Reported`]). A call that needed no repair reports
-    /// none and costs what `from_value` costs.
+    /// [`ToolArgs::from_value`], also answering with what was repaired ([`Reported`]).
     #[inline]
     fn from_value_reported(args: Value) -> Result<Reported<Self>, ArgsError> {
         let mut repairs = Vec::new();
@@ -144,8 +126,7 @@ pub trait ToolArgs: Coerce {
         Ok(Reported { args, repairs })
     }
 
-    /// [`ToolArgs::from_json`], answering with the accepted arguments together with the
-    /// positions stitch repaired in them ([`Reported`]).
+    /// [`ToolArgs::from_json`], also answering with what was repaired ([`Reported`]).
     #[inline]
     fn from_json_reported(text: &str) -> Result<Reported<Self>, ArgsError> {
         let mut repairs = Vec::new();
@@ -154,20 +135,15 @@ pub trait ToolArgs: Coerce {
         Ok(Reported { args, repairs })
     }
 
-    /// The command-line surface: flags by wire name (`--max_hits`) or kebab-case
-    /// (`--max-hits`), one item per repeated flag, values read as the field's type decides. A
-    /// string field takes the text; a number or boolean field parses it (a boolean is also a
-    /// bare `--flag`, or `--flag=false`); a list takes one item per occurrence (`--tag a --tag
-    /// b`), or, given once, a JSON array written as text (R1) — text that is not a JSON array,
-    /// such as `[preview].png`, is one item; a `OneOrMany` given once is one value and refuses a
-    /// list written as text (R3); a struct, map or tagged enum takes JSON text. A bare `--` ends
-    /// the flags. Every missing required flag is named (`--paths`). The object so built goes
-    /// through [`ToolArgs::from_value`].
+    /// Reads a command line: flags by wire name (`--max_hits`) or kebab-case (`--max-hits`),
+    /// values read as the field's type decides (a bare `--flag` or `--flag=false` for a
+    /// boolean), a list as the flag repeated or, given once, a JSON array as text (R1); a
+    /// `OneOrMany` given once refuses a list written as text (R3); a struct, map or tagged
+    /// enum takes JSON text. The object built goes through [`ToolArgs::from_value`].
     ///
-    /// `name` is the command's name, for `--help` (or `-h`), which answers with one issue of
-    /// kind [`IssueKind::Help`](crate::IssueKind::Help) whose message is the help text. A
-    /// command line that cannot be read gives [`IssueKind::Usage`](crate::IssueKind::Usage)
-    /// issues.
+    /// `name` is the command's, for `--help`/`-h`, which answers with one
+    /// [`IssueKind::Help`](crate::IssueKind::Help) issue holding the help text. A command line
+    /// that cannot be read gives [`IssueKind::Usage`](crate::IssueKind::Usage) issues.
     ///
     /// ```
     /// use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
@@ -202,19 +178,16 @@ pub trait ToolArgs: Coerce {
         read.finish(found)
     }
 
-    /// The same from the arguments' JSON text, as a model's tool call carries it.
+    /// [`ToolArgs::from_value`] from the arguments' JSON text, as a model's tool call carries it.
     #[inline]
     fn from_json(text: &str) -> Result<Self, ArgsError> {
         read_json(text, None)
     }
 }
 
-/// `from_json` of `text`, its repairs going to `record`.
 #[inline]
 fn read_json<T: Coerce>(text: &str, record: Record<'_>) -> Result<T, ArgsError> {
-    // Text in which no rule could act goes straight to serde_json (see `json::plain`).
-    // serde reads a struct from an array too; stitch's arguments are an object, so only text
-    // that opens with one takes the fast path (leading white space: the full path).
+    // Fast path: text no rule could act on goes straight to serde_json.
     let plain = opens_as::<T>(text) && crate::json::plain::plain(text);
     if plain {
         if let Ok(args) = serde_json::from_str::<T>(text) {
@@ -223,10 +196,8 @@ fn read_json<T: Coerce>(text: &str, record: Record<'_>) -> Result<T, ArgsError> 
             }
         }
     }
-    // The text is read with the keys it sends twice, for the walk to refuse a declared
-    // field sent twice, as serde does (the fast path above refused it through serde).
+    // Keys sent twice are noted, for the walk to refuse a declared field sent twice as serde does.
     match parse::from_str(text) {
-        // Text a rule could act on: its `Value` holds what made it so, walked first.
         Ok((args, duplicates)) if !plain && duplicates.is_empty() => {
             walk_then_read(args, record, None)
         }
@@ -235,8 +206,7 @@ fn read_json<T: Coerce>(text: &str, record: Record<'_>) -> Result<T, ArgsError> 
     }
 }
 
-/// Whether `text` opens with `{`, where `T`'s schema says the arguments are an object (else
-/// `true`).
+/// serde reads a struct from an array too, so only text opening with `{` takes the fast path.
 #[inline]
 fn opens_as<T: Coerce>(text: &str) -> bool {
     !const { crate::schema::is_object(T::SCHEMA) } || text.as_bytes().first() == Some(&b'{')
@@ -253,14 +223,11 @@ fn not_json(text: &str, e: &serde_json::Error, tool: fn() -> &'static str) -> Ar
     trace::refused(tool, ArgsError::single(issue))
 }
 
-/// `from_value` of `args`, read from text that sent the keys `duplicates` twice.
 #[inline]
 pub(crate) fn read<T: Coerce>(args: Value, duplicates: Duplicates) -> Result<T, ArgsError> {
     read_with(args, duplicates, None)
 }
 
-/// [`read`], the repairs made going to `record`: the one way a call's `Value` is read (text
-/// that sent no key twice, `Args<T>`, `from_value`), through [`read_value`].
 #[inline]
 pub(crate) fn read_with<T: Coerce>(
     args: Value,
@@ -273,15 +240,9 @@ pub(crate) fn read_with<T: Coerce>(
     read_value(args, record)
 }
 
-/// [`read_with`] of a `Value` that came as one (no text, so no key sent twice): it does not
-/// name the replay of a text (`read_noting`), whose `serde_json::from_str::<T>` would compile
-/// each type's `Deserialize` for a second reader in a crate that only calls `from_value`.
-///
-/// A plain call (`json::plain_value`; its root `null`s that R8 leaves out dropped first, as
-/// the walk would, when no record is asked for) of a type whose walk judges no string by its
-/// content (`schema::limited::walk_first`) is read first; when that read fails or breaks a
-/// bound, the walk runs on what it left (only strings moved into an owned `String`, which the
-/// walk judges by kind alone, are gone): its issues, if any, are the answer, else the read's.
+/// Kept apart from `read_noting`, whose `serde_json::from_str::<T>` would compile a second
+/// `Deserialize` reader per type. A plain call is read directly first; if that fails, the walk
+/// of what the read left gives the issues (it judges moved-out strings by kind alone).
 #[inline]
 pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Result<T, ArgsError> {
     let mut read = None;
@@ -302,8 +263,7 @@ pub(crate) fn read_value<T: Coerce>(mut args: Value, record: Record<'_>) -> Resu
     walk_then_read(args, record, read)
 }
 
-/// Drops the root `null`s R8 leaves out, as the walk would, when nothing asks for a record
-/// of the repair (`unrecorded`, and no `tracing` subscriber for repairs): whether it did.
+/// Drops the root `null`s R8 leaves out when no record or `tracing` asks for the repair.
 #[cold]
 #[inline(never)]
 fn drop_nulls(args: &mut Value, root: &crate::json::plain_value::Root, unrecorded: bool) -> bool {
@@ -314,9 +274,8 @@ fn drop_nulls(args: &mut Value, root: &crate::json::plain_value::Root, unrecorde
     drop
 }
 
-/// The walk of `args`, then (when it refuses nothing) `T` read from what it left, or `read`,
-/// what a direct read of the same plain call gave. Only the read is generic: the walk and
-/// the refusal go through [`walk_args`], compiled once.
+/// `read` is a direct read's result, used once the walk refuses nothing. Only the read is
+/// generic; [`walk_args`] is compiled once.
 #[inline]
 fn walk_then_read<T: Coerce>(
     mut args: Value,
@@ -324,7 +283,7 @@ fn walk_then_read<T: Coerce>(
     read: Option<Result<T, crate::json::de::Error>>,
 ) -> Result<T, ArgsError> {
     let tool = const { Tool::of::<T>() };
-    // Not `?`: that is one more conversion function for each tool's type (build time).
+    // Not `?`: that adds a conversion function per tool type (build time).
     #[allow(clippy::question_mark)]
     if let Err(error) = walk_args(&mut args, record, tool) {
         return Err(error);
@@ -336,8 +295,6 @@ fn walk_then_read<T: Coerce>(
     }
 }
 
-/// The walk of `args` as `tool`'s (`walk::run_with`); a refusal is traced, and a value too
-/// deep to drop recursively is disposed of.
 fn walk_args(args: &mut Value, record: Record<'_>, tool: Tool) -> Result<(), ArgsError> {
     match run_with(args, Cx::new(false), record, tool) {
         Ok(()) => Ok(()),
@@ -345,8 +302,7 @@ fn walk_args(args: &mut Value, record: Record<'_>, tool: Tool) -> Result<(), Arg
     }
 }
 
-/// A refusal of `args`: traced, and the value disposed of when it nests too deep for serde_json's
-/// recursive drop.
+/// A value too deep for serde_json's recursive drop is disposed of.
 #[cold]
 #[inline(never)]
 fn refuse(args: &mut Value, error: ArgsError, too_deep: bool, tool: Tool) -> ArgsError {
@@ -356,11 +312,9 @@ fn refuse(args: &mut Value, error: ArgsError, too_deep: bool, tool: Tool) -> Arg
     trace::refused(tool.name, error)
 }
 
-/// [`read_with`] of arguments whose text sent some key twice. When the walk repaired nothing,
-/// `T` is read from the text rebuilt with every key as often as it was sent (`json::replay`):
-/// serde's own answer for that text (an untagged enum whose first member meets a key sent
-/// twice reads as the next member, as from the text). A failure there is named by reading the
-/// `Value` for its path, or, when the `Value` reads, at the root in serde's words.
+/// Text that sent a key twice: when nothing was repaired, `T` is read from the text rebuilt
+/// as sent (`json::replay`), so serde answers as it would for that text
+/// (`docs/rules.md#duplicates`); a failure is located by reading the `Value`.
 #[cold]
 #[inline(never)]
 fn read_noting<T: Coerce>(
@@ -386,7 +340,6 @@ fn read_noting<T: Coerce>(
     }
 }
 
-/// serde's refusal of the text, where the `Value` reads: at the root, in serde's words.
 #[cold]
 #[inline(never)]
 fn at_root(e: &serde_json::Error, tool: Tool) -> ArgsError {

@@ -1,12 +1,6 @@
-//! `tracing` events (feature `tracing`): one event per refused issue and per repair, under
-//! the target `stitch`. Without the feature every function here is empty and inlined away.
-//!
-//! Levels, as the servers stitch sits in choose theirs for comparable events: rmcp logs a
-//! request answered with an error at `WARN` (`response error`) and an answer, or a designed
-//! fallback it took for the peer, at `DEBUG`; tower-http's trace layer logs every response at
-//! `DEBUG` and keeps `ERROR` for the server's own failures, which a caller's bad arguments are
-//! not. So a refusal (the call did not run) is `WARN` and a repair (the call ran, as the
-//! model meant it) is `DEBUG`.
+//! `tracing` events (feature `tracing`), target `stitch`; without the feature these are empty.
+//! Levels follow rmcp and tower-http: a refusal is `WARN` (a caller's error, not the
+//! server's), a repair `DEBUG` (the call ran as the model meant).
 
 use crate::error::ArgsError;
 use crate::report::Repair;
@@ -20,23 +14,20 @@ mod on {
 
     static VALUES: AtomicBool = AtomicBool::new(false);
 
-    /// Whether stitch's events carry what the caller sent; see [`trace_values`].
     #[inline]
     pub(crate) fn values() -> bool {
         VALUES.load(Ordering::Relaxed)
     }
 
     /// Makes stitch's `tracing` events carry what the caller sent (off by default: tool
-    /// arguments may be private). With it on, a refusal's event has a `reason` field (the
-    /// issue's full message, which quotes the value in serde's words) and a repair's event a
-    /// `sent` field (the text that was replaced). A switch of the program, not a feature: a
-    /// library deep in the dependency graph cannot turn it on for everyone by accident.
+    /// arguments may be private): a refusal's `reason` (the issue's message) and a repair's
+    /// `sent` (the replaced text). A run-time switch, not a feature, so no dependency can turn
+    /// it on by accident.
     pub fn trace_values(on: bool) {
         VALUES.store(on, Ordering::Relaxed);
     }
 
-    /// Whether a subscriber listens to repair events (so the apply pass records them). Out of
-    /// line: a call reaches it only when it has something to repair.
+    /// Out of line: only a call with something to repair asks.
     #[cold]
     #[inline(never)]
     pub(crate) fn wants_repairs() -> bool {
@@ -91,7 +82,6 @@ pub use self::on::trace_values;
 #[cfg(feature = "tracing")]
 pub(crate) use self::on::values;
 
-/// Whether the apply pass should record its repairs for the events.
 #[inline]
 pub(crate) fn wants_repairs() -> bool {
     #[cfg(feature = "tracing")]
@@ -100,9 +90,7 @@ pub(crate) fn wants_repairs() -> bool {
     false
 }
 
-/// The events of an accepted call of the tool `tool` names (`core::any::type_name` of its
-/// type: a function, so the steps that call this need not be generic over the type), in
-/// which `repairs` were made.
+/// `tool` is a function (`type_name`), so callers need not be generic over the type.
 #[inline]
 pub(crate) fn repaired(tool: fn() -> &'static str, repairs: &[Repair]) {
     #[cfg(feature = "tracing")]
@@ -112,8 +100,6 @@ pub(crate) fn repaired(tool: fn() -> &'static str, repairs: &[Repair]) {
     let _ = (tool, repairs);
 }
 
-/// The events of a refused call of the tool `tool` names (as for [`repaired`]); hands the
-/// error back.
 #[inline]
 pub(crate) fn refused(tool: fn() -> &'static str, error: ArgsError) -> ArgsError {
     #[cfg(feature = "tracing")]

@@ -1,5 +1,5 @@
-//! [`Args<T>`] and [`Reported<T>`]: a tool's arguments (and what was repaired in them) as
-//! types any serde-based framework can take unchanged.
+//! `Deserialize` (and `JsonSchema`) for [`Args<T>`] and [`Reported<T>`], so any serde-based
+//! framework gets stitch's rules.
 
 use core::ops::{Deref, DerefMut};
 
@@ -11,15 +11,11 @@ use crate::ToolArgs;
 
 /// A tool's arguments, deserialized through stitch.
 ///
-/// A framework that hands a tool its arguments through `serde::Deserialize` (rmcp's
-/// `Parameters<T>`, a web framework's JSON extractor) gets stitch's rules by naming
-/// `Args<T>` instead of `T`: the arguments are read as a `serde_json::Value`, then
-/// [`T::from_value`](ToolArgs::from_value) coerces and deserializes them. A refusal becomes
-/// the deserializer's own error, whose message is the [`ArgsError`](crate::ArgsError)'s
-/// full text (every issue, one per line).
-///
-/// With the `schemars` feature, `Args<T>` is `schemars::JsonSchema`, giving stitch's input
-/// schema of `T` inline, so a framework that advertises a schema from it advertises stitch's.
+/// Name `Args<T>` instead of `T` where a framework deserializes a tool's arguments with serde
+/// (rmcp's `Parameters<T>`, a JSON extractor): they are read through
+/// [`T::from_value`](ToolArgs::from_value), and a refusal becomes the deserializer's error
+/// carrying the [`ArgsError`](crate::ArgsError)'s full text. With the `schemars` feature, its
+/// `JsonSchema` is stitch's input schema of `T`, inline.
 ///
 /// ```
 /// use stitch_runtime::{Args, OneOrMany, ToolArgs};
@@ -73,7 +69,7 @@ impl<T> DerefMut for Args<T> {
 
 impl<'de, T: ToolArgs> Deserialize<'de> for Args<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // Read as `from_json` reads text: a declared field sent twice is refused, as serde does.
+        // Keys sent twice are noted, as `from_json` does, to refuse a declared field sent twice.
         let (value, duplicates) = crate::json::parse::from_deserializer(deserializer)?;
         crate::tool_args::read::<T>(value, duplicates)
             .map(Args)
@@ -88,9 +84,7 @@ impl<T: Serialize> Serialize for Args<T> {
     }
 }
 
-/// stitch's input schema of `T` ([`ToolArgs::input_schema`]), inline: what rmcp's
-/// `Parameters<Args<T>>` advertises. `T` needs no `JsonSchema` of its own (and may derive
-/// schemars' one for other uses: that one is not consulted here).
+/// stitch's input schema of `T`, inline; `T`'s own `JsonSchema`, if any, is not consulted.
 #[cfg(feature = "schemars")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
 impl<T: ToolArgs> schemars::JsonSchema for Args<T> {
@@ -99,7 +93,6 @@ impl<T: ToolArgs> schemars::JsonSchema for Args<T> {
     }
 
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        // The type's own name, without its module path or generic arguments' paths.
         let name = std::any::type_name::<T>();
         let base = name.split('<').next().unwrap_or(name);
         base.rsplit("::").next().unwrap_or(base).to_owned().into()
@@ -116,7 +109,6 @@ impl<T: ToolArgs> schemars::JsonSchema for Args<T> {
 
 impl<'de, T: ToolArgs> Deserialize<'de> for Reported<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        // As `Args<T>` reads: a declared field sent twice is refused, as serde does.
         let (value, duplicates) = crate::json::parse::from_deserializer(deserializer)?;
         let mut repairs = Vec::new();
         let args = crate::tool_args::read_with::<T>(value, duplicates, Some(&mut repairs))
@@ -128,8 +120,7 @@ impl<'de, T: ToolArgs> Deserialize<'de> for Reported<T> {
     }
 }
 
-/// The schema of the arguments, `T`'s: a framework that advertises a schema from
-/// `Reported<T>` advertises stitch's, inline, as for [`Args<T>`].
+/// As for [`Args<T>`]: stitch's input schema of `T`, inline.
 #[cfg(feature = "schemars")]
 #[cfg_attr(docsrs, doc(cfg(feature = "schemars")))]
 impl<T: ToolArgs> schemars::JsonSchema for Reported<T> {

@@ -1,16 +1,10 @@
-//! The bounds generic code names to build tool definitions: [`ObjectArgs`] for every `tool::*`
-//! function, [`StrictArgs`] for OpenAI's strict formats. `#[derive(ToolArgs)]` implements each
-//! where the hidden marks of `schema::marks` hold, on the same bounds, so a helper written once
-//! takes every tool type the functions take, and a type that is not fit is refused at the
-//! user's line with the mark's reason.
+//! [`ObjectArgs`] and [`StrictArgs`], the bounds of the `tool::*` functions, implemented by the
+//! derive where `schema::marks` hold, so an unfit type is refused at the user's line.
 
 use crate::ToolArgs;
 
-/// Arguments that are a JSON object: what every `tool::*` function takes, and the bound of a
-/// generic helper that calls one.
-///
-/// `#[derive(ToolArgs)]` makes a struct with named fields, and an enum whose every variant is
-/// an object, `ObjectArgs`; nothing else is.
+/// Arguments that are a JSON object (a struct with named fields, or an enum whose every
+/// variant is an object): the bound of every `tool::*` function and of generic code calling one.
 ///
 /// ```
 /// use serde_json::Value;
@@ -44,8 +38,8 @@ use crate::ToolArgs;
 )]
 pub trait ObjectArgs: ToolArgs {}
 
-/// Arguments OpenAI's strict mode can express: a struct with named fields at the root, and no
-/// map or tuple anywhere. The bound of [`tool::openai_strict`](crate::tool::openai_strict) and
+/// Arguments OpenAI's strict mode can express (a struct with named fields, no map or tuple
+/// anywhere): the bound of [`tool::openai_strict`](crate::tool::openai_strict) and
 /// [`tool::openai_responses_strict`](crate::tool::openai_responses_strict).
 ///
 /// ```

@@ -1,6 +1,5 @@
-//! The surfaces a tool's arguments and schema reach users through: [`Args<T>`](args::Args)
-//! (and `Reported<T>`) for serde-based frameworks, the providers' tool definitions, and
-//! schemars: the top stage, above `ToolArgs`.
+//! The top stage: serde frameworks (`Args<T>`, `Reported<T>`), provider tool definitions,
+//! schemars.
 
 pub(crate) mod args;
 pub(crate) mod bounds;

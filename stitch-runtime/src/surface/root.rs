@@ -1,20 +1,12 @@
-//! A root union written as one object, for the provider formats that refuse `anyOf`, `oneOf`
-//! and `allOf` at the top of a tool's schema (Anthropic's Messages API answers 400 for the
-//! whole request; OpenAI's function `parameters` want a plain `type: object`):
-//! `docs/rules.md#flattened-unions`.
-//!
-//! The object is wider than the union: it lists every member's properties, requires what every
-//! member requires, and no longer pairs a tag with its variant's fields. `T::input_schema()`
-//! keeps the union; only the provider formats are rewritten.
+//! A root union written as one object, for providers that refuse `anyOf`/`oneOf`/`allOf` at
+//! the top (`docs/rules.md#flattened-unions`). The object is wider than the union: a tag is no
+//! longer paired with its variant's fields.
 
 use serde_json::{json, Map, Value};
 
-/// The root's combinators: their members are merged.
 const UNIONS: [&str; 3] = ["anyOf", "oneOf", "allOf"];
 
-/// `schema` with no `anyOf`/`oneOf`/`allOf` at its root where every member of them is an
-/// object schema (a member that is itself such a union is merged first); any other schema as
-/// it is.
+/// Merges the root union only when every member is (after merging its own) an object schema.
 pub(crate) fn root_object(schema: &Value) -> Value {
     let mut out = schema.clone();
     merge_root(&mut out);
@@ -51,7 +43,6 @@ fn merge_root(schema: &mut Value) -> bool {
     true
 }
 
-/// An object schema: `type: object`, or properties without a type.
 fn is_object(schema: &Map<String, Value>) -> bool {
     match schema.get("type") {
         Some(t) => t == "object",
@@ -98,7 +89,7 @@ fn merge(root: &mut Map<String, Value>, mut members: Vec<Map<String, Value>>) {
             tag.insert("description".to_owned(), Value::String(said));
         }
     }
-    // A key every member states is theirs to say; the root's own schema of it is dropped (wider).
+    // The members' schema of a key replaces the root's (wider).
     properties.extend(merged);
 
     let mut required: Vec<Value> = match root.remove("required") {
@@ -143,8 +134,7 @@ fn merge(root: &mut Map<String, Value>, mut members: Vec<Map<String, Value>>) {
     }
 }
 
-/// Moves a member's `$defs` to the root's, and an anchored member itself there (its
-/// self-references point at it), so every `$ref` still resolves.
+/// An anchored member goes to `$defs` too: its self-references still point at it.
 fn hoist_defs(member: &mut Map<String, Value>, defs: &mut Map<String, Value>) {
     if let Some(Value::Object(own)) = member.remove("$defs") {
         for (name, def) in own {
@@ -171,8 +161,6 @@ fn insert_def(defs: &mut Map<String, Value>, name: String, def: Value) {
     defs.insert(key, def);
 }
 
-/// The schema of a key from the members that state it: the one schema if they agree, one
-/// string `enum` for constant strings (tags), else an `anyOf` of the distinct schemas.
 fn one_of(schemas: &[&Value]) -> Value {
     let mut distinct: Vec<&Value> = Vec::new();
     for s in schemas {
@@ -189,8 +177,7 @@ fn one_of(schemas: &[&Value]) -> Value {
     json!({"anyOf": distinct})
 }
 
-/// `{"const": "a", "type": "string"}`, `{"const": "b", …}` (or string `enum`s) as
-/// `{"type": "string", "enum": ["a", "b"]}`, a description they all share kept.
+/// Tags (`{"const": "a"}`, `{"const": "b"}`) as one `{"type": "string", "enum": ["a", "b"]}`.
 fn tag_enum(schemas: &[&Value]) -> Option<Value> {
     let mut values: Vec<Value> = Vec::new();
     let mut description: Option<Option<&Value>> = None;
@@ -232,9 +219,8 @@ fn tag_enum(schemas: &[&Value]) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-/// The first key every member gives a constant string (the tag), and the members'
-/// descriptions (the variants' doc comments) said by tag, `` `open`: Open a file. ``: the
-/// one object no longer pairs them otherwise.
+/// The tag key and the variants' descriptions by tag (`` `open`: Open a file. ``), which the
+/// one object no longer pairs otherwise.
 fn variants_told(members: &[Map<String, Value>]) -> Option<(String, String)> {
     let first = members.first()?.get("properties")?.as_object()?;
     let constant = |m: &Map<String, Value>, key: &str| {
@@ -261,10 +247,10 @@ fn variants_told(members: &[Map<String, Value>]) -> Option<(String, String)> {
     (!told.is_empty()).then(|| (key.clone(), told.join(" ")))
 }
 
-/// `false` when every member is closed, the one value when all agree, else none (open).
+/// The members' `additionalProperties` when all agree, else none (open).
 fn common_extra(members: &[Map<String, Value>]) -> Option<Value> {
     let first = members.first()?.get("additionalProperties");
-    // A pattern a member takes beside its properties is not kept: its object is not closed.
+    // A member with `patternProperties` takes keys beyond its own: the object stays open.
     let patterns = members.iter().any(|m| m.contains_key("patternProperties"));
     let agree = members
         .iter()

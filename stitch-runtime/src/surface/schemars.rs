@@ -1,7 +1,5 @@
-//! `schemars::JsonSchema` (feature `schemars`) for [`Args<T>`](crate::Args) (stitch's schema
-//! of `T`, inline) and [`OneOrMany<T>`], for code that speaks schemars, such as rmcp's
-//! `Parameters<T>`. A derived type gets none of its own, so that a user's
-//! `#[derive(JsonSchema)]` beside `ToolArgs` compiles with the feature on or off.
+//! `schemars::JsonSchema` for [`OneOrMany<T>`] and the schema behind `Args<T>`'s. A derived
+//! type gets none, so a user's `#[derive(JsonSchema)]` beside `ToolArgs` still compiles.
 
 use std::borrow::Cow;
 
@@ -21,8 +19,7 @@ impl<T: JsonSchema> JsonSchema for OneOrMany<T> {
         format!("OneOrMany_{}", T::schema_name()).into()
     }
 
-    /// The same shape stitch's own schema gives: `anyOf [T, array of T]`, with the note that a
-    /// list is passed as an array.
+    /// As stitch's own schema: `anyOf [T, array of T]`, with its note.
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         let item = generator.subschema_for::<T>().to_value();
         let schema = json!({
@@ -33,10 +30,8 @@ impl<T: JsonSchema> JsonSchema for OneOrMany<T> {
     }
 }
 
-/// `T`'s input schema as schemars holds it (the schema is always a JSON object), a root union
-/// written as one object as the provider formats write it: rmcp's `Parameters<Args<T>>` is a
-/// tool's `inputSchema`, which clients pass on to APIs that refuse `anyOf`/`oneOf`/`allOf` at
-/// its top (`docs/rules.md#flattened-unions`).
+/// A root union as one object: clients pass rmcp's `inputSchema` on to APIs that refuse it
+/// (`docs/rules.md#flattened-unions`).
 pub(crate) fn stitch_schema<T: crate::ToolArgs>() -> Schema {
     Schema::try_from(crate::surface::root::root_object(T::input_schema())).unwrap_or_default()
 }

@@ -1,9 +1,7 @@
-//! What a provider's schema subset cannot state, said in words in the description instead:
-//! shared by the strict formats (`definition`) and the subsets (`providers`).
+//! Constraints a provider's schema cannot state, written into the description instead.
 
 use serde_json::{json, Map, Value};
 
-/// Appends `note` to the description in `out`.
 pub(crate) fn note(out: &mut Map<String, Value>, note: &str) {
     let text = match out.get("description").and_then(Value::as_str) {
         Some(d) if !d.is_empty() => format!("{d} {note}"),
@@ -12,8 +10,7 @@ pub(crate) fn note(out: &mut Map<String, Value>, note: &str) {
     out.insert("description".to_owned(), Value::String(text));
 }
 
-/// "From 0 to 255.", "At most 20 items.", "Exactly 1 character.": the bounds a format cannot
-/// state, as text.
+/// "From 0 to 255.", "At most 20 items.", "Exactly 1 character."
 pub(crate) fn range(
     min: Option<&Value>,
     max: Option<&Value>,
@@ -32,10 +29,7 @@ pub(crate) fn range(
     })
 }
 
-/// The value constraints a format cannot state (those not in `states`), dropped and written in
-/// the description instead: "From 1 to 3600.", "Greater than 0.", "Less than 1.", "A multiple
-/// of 5.", "At most 8 characters.", "Matches the pattern `^[a-z]+$`." The tool still enforces
-/// them when the call arrives.
+/// Moves the constraints not in `states` into the description; the tool still enforces them.
 pub(crate) fn unstated(out: &mut Map<String, Value>, states: &[&str]) {
     let unstated = |key: &str| !states.contains(&key);
     let get = |out: &Map<String, Value>, key: &str| out.get(key).filter(|_| unstated(key)).cloned();

@@ -4,8 +4,7 @@ use serde_json::{json, Map, Value};
 
 use crate::surface::unstated::unstated;
 
-/// Keywords Gemini's JSON Schema fields take (Gemini API reference, `responseJsonSchema`, which
-/// `parametersJsonSchema` shares); anything else is dropped.
+/// From Gemini's API reference (`responseJsonSchema`, which `parametersJsonSchema` shares).
 const GEMINI_JSON_KEYWORDS: &[&str] = &[
     "$id",
     "$defs",
@@ -30,8 +29,6 @@ const GEMINI_JSON_KEYWORDS: &[&str] = &[
     "propertyOrdering",
 ];
 
-/// The input schema for `parametersJsonSchema`: anchors as `$defs`, `const` as `enum`, `oneOf`
-/// as `anyOf`, a tuple closed by `maxItems`, other keywords dropped.
 pub(super) fn gemini_json(schema: &Value) -> Value {
     let mut anchored = Vec::new();
     collect_anchors(schema, &mut anchored);
@@ -51,7 +48,6 @@ pub(super) fn gemini_json(schema: &Value) -> Value {
     out
 }
 
-/// Every anchored subschema, by anchor, first appearance first.
 fn collect_anchors<'a>(node: &'a Value, found: &mut Vec<(String, &'a Value)>) {
     match node {
         Value::Object(object) => {

@@ -1,6 +1,5 @@
-//! The subsets without references, Gemini's `parameters` and Anthropic's strict tool use: a
-//! recursive type unrolled ([`UNROLL_DEPTH`]), a part the subset cannot write left out where
-//! the type lets it be, keywords outside the subset dropped.
+//! The subsets without references (Gemini's `parameters`, Anthropic's strict tool use): a
+//! recursive type unrolled, a part the subset cannot write left out where the type allows.
 
 use serde_json::{json, Map, Value};
 
@@ -11,24 +10,19 @@ use crate::ToolArgs;
 
 mod nodes;
 
-/// The subset to write.
 #[derive(Clone, Copy, PartialEq)]
 pub(super) enum Provider {
     Gemini,
     AnthropicStrict,
 }
 
-/// Why a part of a schema cannot be written in a subset: it is left out where that is
-/// allowed, and reported where it is not.
+/// Why a part cannot be written in a subset.
 pub(super) struct Never(pub(super) String);
 
-/// `T`'s input schema in `provider`'s subset. A type whose required part cannot be written is
-/// refused during compilation (`check::subset`), so the rewrite meets such a part only in schema
-/// text (`#[stitch(schema = "…")]`), which that check takes at its word. There the arguments
-/// are offered as an empty object whose description says why: narrower than the tool (it
-/// refuses `{}` if anything is required), never a panic.
+/// A derived type that cannot be written was refused at compile time (`check::subset`); only
+/// `#[stitch(schema = "…")]` text gets here unwritable, and is offered as an empty object
+/// saying why, never a panic.
 pub(super) fn subset<T: ToolArgs>(provider: Provider) -> Value {
-    // Neither subset can say "one of these names": aliases are left out.
     let plain = crate::surface::definition::without_aliases(T::input_schema());
     match subset_of(&plain, provider) {
         Ok(schema) => schema,
@@ -50,7 +44,6 @@ pub(super) fn subset<T: ToolArgs>(provider: Provider) -> Value {
     }
 }
 
-/// `root` (any schema: anchors or `$defs`, whatever keywords) in `provider`'s subset.
 pub(super) fn subset_of(root: &Value, provider: Provider) -> Result<Value, Never> {
     let mut rewrite = Rewrite {
         root,
@@ -63,7 +56,7 @@ pub(super) fn subset_of(root: &Value, provider: Provider) -> Result<Value, Never
 struct Rewrite<'a> {
     root: &'a Value,
     provider: Provider,
-    /// The recursive types being expanded on the current path, by address in `root`.
+    /// The recursive types open on the current path, by address in `root`.
     open: Vec<&'a Value>,
 }
 
@@ -75,7 +68,7 @@ impl<'a> Rewrite<'a> {
         }
     }
 
-    /// The subschema at `path` (the dotted property path, for messages), rewritten.
+    /// `path` is the dotted property path, for messages.
     fn schema(&mut self, node: &'a Value, path: &str) -> Result<Value, Never> {
         let object = match node {
             Value::Object(object) => object,
@@ -85,7 +78,7 @@ impl<'a> Rewrite<'a> {
         if let Some(Value::String(target)) = object.get("$ref") {
             return self.reference(object, target, path);
         }
-        // An anchored schema met inline opens its type (unless it was just reached by reference).
+        // An anchored schema met inline opens its type, unless just reached by reference.
         let opens = object.contains_key("$anchor")
             && !self.open.last().is_some_and(|o| std::ptr::eq(*o, node));
         if opens {
@@ -98,8 +91,7 @@ impl<'a> Rewrite<'a> {
         out
     }
 
-    /// A `$ref`: the schema it points to, expanded in place, until the type is open
-    /// `UNROLL_DEPTH + 1` times on this path.
+    /// Expanded in place until the type is open `UNROLL_DEPTH + 1` times on this path.
     fn reference(
         &mut self,
         object: &'a Map<String, Value>,
@@ -151,8 +143,6 @@ impl<'a> Rewrite<'a> {
                             }
                             // An optional property the format cannot hold is left out.
                             Err(never) if !required.contains(&name.as_str()) => drop(never),
-                            // A required one makes the object unwritable (a compile error for
-                            // a derived type: `check::subset`).
                             Err(never) => return Err(never),
                         }
                     }
@@ -190,7 +180,6 @@ impl<'a> Rewrite<'a> {
                     let mut kept = Vec::new();
                     let mut first_never = None;
                     for member in members {
-                        // A union member the format cannot hold is left out.
                         match self.schema(member, path) {
                             Ok(m) => kept.push(m),
                             Err(never) => {
@@ -233,7 +222,6 @@ impl<'a> Rewrite<'a> {
         }
     }
 
-    /// A schema for any value.
     fn any(&self) -> Value {
         match self.provider {
             Provider::Gemini => gemini_any(),
@@ -242,8 +230,7 @@ impl<'a> Rewrite<'a> {
     }
 }
 
-/// Whether two subschemas are one type's: the same node, or the same anchor (a recursive type
-/// written inline in two places).
+/// The same node, or the same anchor (a recursive type written inline twice).
 fn same_type(a: &Value, b: &Value) -> bool {
     let anchor = |v: &Value| v.get("$anchor").and_then(Value::as_str).map(str::to_owned);
     std::ptr::eq(a, b) || anchor(a).is_some_and(|x| Some(x) == anchor(b))

@@ -1,12 +1,11 @@
-//! How one node of a schema is written in each subset: the keywords and formats it keeps.
+//! One schema node in each subset: the keywords and formats it keeps.
 
 use serde_json::{json, Map, Value};
 
 use super::{at, Never};
 use crate::surface::unstated::{note, range, unstated};
 
-/// Keywords Gemini's `Schema` object has (Gemini API reference, "Schema"); anything else is
-/// dropped.
+/// From Gemini's API reference, "Schema".
 const GEMINI_KEYWORDS: &[&str] = &[
     "type",
     "format",
@@ -32,11 +31,10 @@ const GEMINI_KEYWORDS: &[&str] = &[
     "maximum",
 ];
 
-/// String formats the Gemini API takes in `parameters` (others fail the request).
+/// Other formats fail the request.
 const GEMINI_FORMATS: &[&str] = &["enum", "date-time"];
 
-/// Keywords Anthropic's strict tool use accepts (Claude docs, "Structured outputs", JSON
-/// Schema limitations); anything else is dropped.
+/// From Claude's docs, "Structured outputs", JSON Schema limitations.
 const ANTHROPIC_STRICT_KEYWORDS: &[&str] = &[
     "type",
     "description",
@@ -54,7 +52,6 @@ const ANTHROPIC_STRICT_KEYWORDS: &[&str] = &[
     "pattern",
 ];
 
-/// String formats Anthropic's strict mode supports.
 const ANTHROPIC_FORMATS: &[&str] = &[
     "date-time",
     "time",
@@ -68,8 +65,7 @@ const ANTHROPIC_FORMATS: &[&str] = &[
     "uuid",
 ];
 
-/// A tuple (`prefixItems`, `items: false`) whose members are all one schema, as that schema
-/// and its length; a tuple of different types is `Err`.
+/// A tuple of one schema as an array of fixed length, returned; of different types, `Err`.
 fn tuple(out: &mut Map<String, Value>, path: &str, format: &str) -> Result<Option<usize>, Never> {
     let Some(Value::Array(members)) = out.remove("prefixItems") else {
         return Ok(None);
@@ -90,7 +86,6 @@ fn tuple(out: &mut Map<String, Value>, path: &str, format: &str) -> Result<Optio
     Ok(Some(n))
 }
 
-/// Drops `format` unless it is one of `allowed`.
 fn keep_format(out: &mut Map<String, Value>, allowed: &[&str]) {
     let known = out
         .get("format")
@@ -123,11 +118,8 @@ pub(super) fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<
             note(&mut out, &text);
         }
     }
-    // Strict mode requires `additionalProperties: false` on every object; a map can then only
-    // be empty, which the tool accepts. A union of objects without properties of its own (a
-    // tagged enum, at the root or under a field) lists every key a member declares beside its
-    // members, so `false` refuses only the keys no member takes and the members decide the
-    // rest, exactly (`docs/rules.md#strict-schemas`).
+    // Strict mode closes every object. A union of objects lists its members' keys beside
+    // them, so closing it refuses only keys no member takes (`docs/rules.md#strict-schemas`).
     let union = out.contains_key("anyOf") && !out.contains_key("properties");
     if union && is_object_schema(&out) {
         if let Some(properties) = member_properties(&out) {
@@ -144,7 +136,6 @@ pub(super) fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<
         }
         out.insert("additionalProperties".to_owned(), Value::Bool(false));
     }
-    // Bounds strict mode refuses, kept as text.
     unstated(&mut out, &["pattern"]);
     let min_items = out.get("minItems").and_then(Value::as_u64).unwrap_or(0);
     let items = if min_items > 1 || out.contains_key("maxItems") {
@@ -167,9 +158,8 @@ pub(super) fn anthropic_node(mut out: Map<String, Value>, path: &str) -> Result<
     Ok(Value::Object(out))
 }
 
-/// Every key the members of a union of objects declare, each with its schema (the members'
-/// distinct schemas for it, as an `anyOf`, where they differ); `None` when a member is not an
-/// object with properties.
+/// Each key the members declare, with their distinct schemas as an `anyOf`; `None` when a
+/// member has no properties.
 fn member_properties(out: &Map<String, Value>) -> Option<Map<String, Value>> {
     let Some(Value::Array(members)) = out.get("anyOf") else {
         return None;
@@ -200,8 +190,6 @@ fn member_properties(out: &Map<String, Value>) -> Option<Map<String, Value>> {
     Some(keys)
 }
 
-/// Any value, in what Gemini's `Schema` takes: a string or null, a number, a boolean, an
-/// object, a list of strings.
 pub(super) fn gemini_any() -> Value {
     json!({"anyOf": [
         {"type": "string", "nullable": true},
@@ -214,7 +202,6 @@ pub(super) fn gemini_any() -> Value {
 
 pub(super) fn gemini_node(mut out: Map<String, Value>, path: &str) -> Result<Value, Never> {
     tuple(&mut out, path, "Gemini's `parameters`")?;
-    // `type` is one value: a union with `null` is `nullable`.
     if let Some(Value::Array(types)) = out.get("type") {
         let nullable = types.iter().any(|t| t == "null");
         let others: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
@@ -239,7 +226,7 @@ pub(super) fn gemini_node(mut out: Map<String, Value>, path: &str) -> Result<Val
             out.insert("nullable".to_owned(), Value::Bool(true));
         }
     }
-    // `const` is a one-value `enum` (Gemini's enums are strings).
+    // Gemini's enums are strings.
     if let Some(value) = out.remove("const") {
         if value.is_string() {
             out.insert("type".to_owned(), json!("string"));
@@ -253,8 +240,7 @@ pub(super) fn gemini_node(mut out: Map<String, Value>, path: &str) -> Result<Val
     {
         out.remove("enum");
     }
-    // A map cannot be described (no `additionalProperties`): only an empty one is offered,
-    // unless any value goes.
+    // No `additionalProperties`: a map is offered empty unless any value goes.
     if map_values(&out) == Some(false) && !out.contains_key("properties") {
         out.insert("maxProperties".to_owned(), json!(0));
         note(
