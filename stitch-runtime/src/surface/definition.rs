@@ -1,4 +1,4 @@
-//! Tool definitions, from a type's input schema, in the nine formats servers and agents send:
+//! Tool definitions from a type's input schema, in nine formats:
 //!
 //! | function | what it writes | the schema inside |
 //! |---|---|---|
@@ -12,9 +12,8 @@
 //! | [`gemini`] | a `FunctionDeclaration` with `parameters` | Gemini's OpenAPI 3.0 subset, recursion unrolled, a root union as one object |
 //! | [`gemini_json_schema`] | a `FunctionDeclaration` with `parametersJsonSchema` | Gemini's JSON Schema subset |
 //!
-//! Each takes the tool's name and an optional description ([`ToolArgs::DESCRIPTION`], the
-//! type's doc comment, when `None`). A type a format cannot express is a compile error where
-//! that function is built for it, naming why.
+//! Each takes the tool's name and an optional description (else [`ToolArgs::DESCRIPTION`]).
+//! A type a format cannot express is a compile error at the call, naming why.
 //!
 //! ```
 //! use stitch_runtime::{tool, OneOrMany, ToolArgs};
@@ -48,41 +47,31 @@ use crate::surface::bounds::{ObjectArgs, StrictArgs};
 use crate::surface::root::root_object;
 use crate::ToolArgs;
 
+use super::providers::declaration;
 pub use super::providers::{
     anthropic_strict, gemini, gemini_json_schema, openai_responses, openai_responses_strict,
     UNROLL_DEPTH,
 };
 
-/// The description to use: the one given, else the type's ([`ToolArgs::DESCRIPTION`]), else
-/// none.
 pub(crate) fn description<T: ToolArgs>(given: Option<&str>) -> Option<String> {
     given.or(T::DESCRIPTION).map(str::to_owned)
 }
 
-/// The checks of `T`'s schema tree where `T` is used as a tool, as constants: evaluated
-/// during compilation, where a `tool::…::<T>` call is compiled (`cargo build`), so a type
-/// that cannot be a tool is a compile error there, naming why. Behind the marks
-/// (`schema::marks`), which stop such a call earlier, at the user's line, this catches what a
-/// bound cannot see (inside a field that names its own type) and Gemini's and Anthropic
-/// strict mode's subsets.
+/// Constants evaluated where a `tool::…::<T>` call is compiled: they catch what the marks'
+/// bounds cannot see (inside a self-referring field) and the Gemini and Anthropic subsets.
 struct Checks<T>(PhantomData<T>);
 
 impl<T: ToolArgs> Checks<T> {
-    /// Every provider takes an object at the root.
     const OBJECT_ROOT: () = if let Some(message) = check::tool_root(<T as Describe>::SCHEMA) {
         panic!("{}", message.as_str())
     };
-    /// OpenAI's strict mode takes less (see [`check::strict`]).
     const STRICT: () = if let Some(message) = check::strict(<T as Describe>::SCHEMA) {
         panic!("{}", message.as_str())
     };
-    /// Gemini's `parameters` cannot leave out a required part it cannot write (see
-    /// [`check::subset`]).
     const GEMINI: () =
         if let Some(message) = check::subset(<T as Describe>::SCHEMA, check::Subset::Gemini) {
             panic!("{}", message.as_str())
         };
-    /// Nor can Anthropic's strict tool use.
     const ANTHROPIC_STRICT: () = if let Some(message) =
         check::subset(<T as Describe>::SCHEMA, check::Subset::AnthropicStrict)
     {
@@ -90,53 +79,37 @@ impl<T: ToolArgs> Checks<T> {
     };
 }
 
-/// Fails the build where it is compiled for a `T` whose arguments are not an object.
+// Each fails the build where compiled for a `T` its format cannot take.
 #[inline(always)]
 pub(crate) fn assert_object_root<T: ToolArgs>() {
     let () = Checks::<T>::OBJECT_ROOT;
 }
 
-/// Fails the build where it is compiled for a `T` that OpenAI's strict mode cannot express
-/// (the object-root check included).
 #[inline(always)]
 pub(crate) fn assert_strict<T: ToolArgs>() {
     let () = Checks::<T>::STRICT;
 }
 
-/// Fails the build where it is compiled for a `T` that Gemini's `parameters` cannot write (the
-/// object-root check included).
 #[inline(always)]
 pub(crate) fn assert_gemini<T: ToolArgs>() {
     let () = Checks::<T>::GEMINI;
 }
 
-/// Fails the build where it is compiled for a `T` that Anthropic's strict tool use cannot
-/// write (the object-root check included).
 #[inline(always)]
 pub(crate) fn assert_anthropic_strict<T: ToolArgs>() {
     let () = Checks::<T>::ANTHROPIC_STRICT;
 }
 
-fn with_description(mut object: Map<String, Value>, description: Option<String>) -> Value {
-    if let Some(d) = description {
-        object.insert("description".to_owned(), Value::String(d));
-    }
-    Value::Object(object)
-}
-
 /// An MCP `Tool` (`tools/list`): `{"name", "description", "inputSchema"}`.
 ///
-/// The input schema, except that a union at its root (a tagged enum as the arguments, an
-/// object with a flattened enum) is written as one object: MCP clients such as Claude Code
-/// pass `inputSchema` on to Anthropic's API, which refuses `anyOf`, `oneOf` and `allOf` at the
-/// top of a tool's schema. The object lists every variant's properties (a tag as one string
-/// `enum`) and requires what every variant requires: wider than the union, the pairing of a
-/// tag with its variant's fields lost (`docs/rules.md#flattened-unions`, which lists the one
-/// place it is narrower). [`ToolArgs::input_schema`] keeps the union.
+/// A union at the schema's root (a tagged enum, a flattened enum) is written as one object
+/// listing every variant's properties (a tag as one string `enum`) and requiring what every
+/// variant requires, because clients pass `inputSchema` on to Anthropic's API, which refuses
+/// `anyOf`/`oneOf`/`allOf` at the top. It is wider than the union
+/// (`docs/rules.md#flattened-unions`); [`ToolArgs::input_schema`] keeps the union.
 ///
-/// Every function here takes only a type whose arguments are a JSON object (a struct, or an
-/// enum whose every variant is an object: [`ObjectArgs`], the bound a generic helper names):
-/// any other is a type error at the call, saying why:
+/// Every function here takes only arguments that are a JSON object ([`ObjectArgs`]); any
+/// other type is an error at the call:
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;
@@ -152,33 +125,28 @@ fn with_description(mut object: Map<String, Value>, description: Option<String>)
 /// ```
 pub fn mcp<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
-    let mut tool = Map::new();
-    tool.insert("name".to_owned(), json!(name));
-    let mut tool = match with_description(tool, self::description::<T>(description)) {
-        Value::Object(map) => map,
-        _ => Map::new(),
-    };
-    tool.insert("inputSchema".to_owned(), root_object(T::input_schema()));
-    Value::Object(tool)
+    declaration(
+        name,
+        self::description::<T>(description),
+        "inputSchema",
+        root_object(T::input_schema()),
+    )
 }
 
-/// An Anthropic tool: `{"name", "description", "input_schema"}`, a union at the root of the
-/// input schema written as one object, as [`mcp`] writes it (the Messages API refuses
-/// `anyOf`, `oneOf` and `allOf` at the top of `input_schema`).
+/// An Anthropic tool: `{"name", "description", "input_schema"}`, a root union written as one
+/// object, as [`mcp`] writes it.
 pub fn anthropic<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
-    let mut tool = Map::new();
-    tool.insert("name".to_owned(), json!(name));
-    if let Some(d) = self::description::<T>(description) {
-        tool.insert("description".to_owned(), Value::String(d));
-    }
-    tool.insert("input_schema".to_owned(), root_object(T::input_schema()));
-    Value::Object(tool)
+    declaration(
+        name,
+        self::description::<T>(description),
+        "input_schema",
+        root_object(T::input_schema()),
+    )
 }
 
 /// An OpenAI function tool: `{"type":"function","function":{"name","description","parameters"}}`,
-/// a union at the root of the input schema written as one object, as [`mcp`] writes it
-/// (function `parameters` want a plain `type: object`).
+/// a root union written as one object, as [`mcp`] writes it.
 pub fn openai<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     assert_object_root::<T>();
     function(
@@ -189,16 +157,12 @@ pub fn openai<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
     )
 }
 
-/// An OpenAI function tool in strict mode (`"strict": true`), its parameters rewritten for it:
-/// every property required (an optional or defaulted one nullable: stitch reads its `null` as
-/// the field left out), `"additionalProperties": false` on every object, `oneOf` as `anyOf`,
-/// a recursive type under `$defs` (`{"$ref": "#/$defs/Name"}`, the root itself `#`), and
-/// keywords strict mode refuses dropped.
+/// An OpenAI function tool in strict mode (`"strict": true`): every property required (an
+/// optional one nullable; stitch reads its `null` as left out, R8), every object closed,
+/// `oneOf` as `anyOf`, a recursive type under `$defs`, keywords strict mode refuses dropped.
 ///
-/// Strict mode takes an object with properties at the root, closes every object and has no
-/// tuples, so a type whose arguments are an enum, or that holds a map, a flattened map or a
-/// tuple anywhere, cannot be expressed without advertising other values than it accepts: such
-/// a type is a type error at the call (it is not [`StrictArgs`]), pointing at the field. Give it the non-strict definition ([`openai`]).
+/// A type whose arguments are an enum, or that holds a map or tuple anywhere, is not
+/// [`StrictArgs`]: an error at the call, naming the field. Use [`openai`] for it.
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;
@@ -237,12 +201,9 @@ fn function(name: &str, description: Option<String>, parameters: Value, strict: 
     json!({"type": "function", "function": Value::Object(function)})
 }
 
-/// Keywords OpenAI's strict mode does not accept; they are dropped.
 const NOT_IN_STRICT: &[&str] = &["default", "uniqueItems", "$anchor"];
 
-/// The value constraints OpenAI's strict mode states (its "Supported schemas" page lists
-/// `pattern`, `multipleOf`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`);
-/// string lengths are not listed, so they move into the description.
+/// From OpenAI's "Supported schemas"; string lengths are not listed, so they go to descriptions.
 const STRICT_STATES: &[&str] = &[
     "pattern",
     "multipleOf",
@@ -252,15 +213,8 @@ const STRICT_STATES: &[&str] = &[
     "exclusiveMaximum",
 ];
 
-/// Rewrites a schema for OpenAI's strict mode: every property is required, an optional one
-/// becomes `anyOf [T, {"type":"null"}]`, every object gets `"additionalProperties": false`,
-/// `oneOf` becomes `anyOf`, and keywords strict mode refuses are dropped. Recursive types go
-/// to `$defs`: a subschema carrying an `$anchor` moves to `$defs/Name` and is replaced by
-/// `{"$ref": "#/$defs/Name"}` (its description stays at the reference), a reference to the
-/// root's anchor becomes `#`, so every `$ref` resolves without anchors.
-///
-/// What strict mode cannot say (maps, tuples, an enum at the root) is refused during
-/// compilation by [`assert_strict`] before this runs.
+/// Strict mode has no `$anchor`: anchored subschemas move to `$defs/Name` (the root's anchor
+/// becomes `#`). What it cannot say at all was refused by [`assert_strict`].
 pub(crate) fn strict_schema(schema: &Value) -> Value {
     let mut out = without_aliases(schema);
     let root_anchor = match &mut out {
@@ -291,8 +245,7 @@ pub(crate) fn strict_schema(schema: &Value) -> Value {
     out
 }
 
-/// Moves every anchored subschema below `schema` (and every `$defs` entry) into `defs`,
-/// leaving a reference in its place.
+/// Leaves a `$ref` (with the description) where an anchored subschema was.
 fn hoist(schema: &mut Value, defs: &mut Map<String, Value>) {
     match schema {
         Value::Array(items) => items.iter_mut().for_each(|item| hoist(item, defs)),
@@ -348,9 +301,8 @@ fn strict_in(schema: &mut Value) {
         object.insert("anyOf".to_owned(), one_of);
     }
     let is_object = object.get("type").and_then(Value::as_str) == Some("object");
-    // A union of objects (a tagged enum under a field): its members are the objects, each
-    // closed below; `"type": "object"` beside them would be closed with no properties, which
-    // no value satisfies. Only the `anyOf` stays (`docs/rules.md#strict-schemas`).
+    // A union of objects: closing the `"type": "object"` beside its members would admit no
+    // value, so only the `anyOf` stays (`docs/rules.md#strict-schemas`).
     let union = object.contains_key("anyOf") && !object.contains_key("properties");
     if is_object && union {
         object.remove("type");
@@ -400,11 +352,9 @@ fn strict_in(schema: &mut Value) {
     }
 }
 
-/// `schema` without its aliases (`docs/rules.md#schema-differences`), for the formats that
-/// cannot say "one of these names": an alias's property (`"deprecated": true`, listed by no
-/// `required`) is dropped, and a field required under one of its names (a group
-/// `{"properties": {"color": false, "colour": false}}` of `"not": {"anyOf": […]}`) is required
-/// by its wire name, the one not `deprecated`.
+/// For formats that cannot say "one of these names" (`docs/rules.md#schema-differences`): an
+/// alias's `deprecated` property is dropped, and a name group in `not` becomes a plain
+/// `required` of the wire name.
 pub(crate) fn without_aliases(schema: &Value) -> Value {
     let mut out = schema.clone();
     drop_aliases(&mut out);

@@ -1,25 +1,8 @@
-//! Tool definitions for the OpenAI Responses API, Anthropic's strict tool use and Gemini, each
-//! written in the schema subset its provider documents (re-exported in [`tool`](crate::tool)).
-//!
-//! The input schema is JSON Schema (2020-12); these providers take less. Each function here
-//! rewrites it into what its provider accepts, and never into a schema that accepts a value the
-//! tool refuses, with two documented exceptions: a bound a format cannot state (Anthropic's
-//! strict mode has no `minimum`, `maximum`, `maxLength` or `maxItems`) is dropped and said in
-//! the `description` instead, and an object cannot be closed where the format has no
-//! `additionalProperties` (Gemini's `parameters`).
-//!
-//! A recursive type cannot be referred to in Gemini's `parameters` nor in Anthropic's strict
-//! mode: it is unrolled, [`UNROLL_DEPTH`] levels of itself below its first appearance, and the
-//! self-references deeper than that are left out (Gemini offers a list of them empty). A part
-//! that cannot be written in a format (a tuple of different types, a self-reference too deep)
-//! is left out where the type lets it be left out: an optional field, one member of a union.
-//! Where it cannot (a required field), the definition cannot be written: calling [`gemini`] or
-//! [`anthropic_strict`] for such a type is a compile error (`cargo build`) naming the field,
-//! as [`openai_strict`](crate::tool::openai_strict) is for what strict mode cannot say. Nothing
-//! here panics.
-//!
-//! Schema text given with `#[stitch(schema = "…")]` goes through the same rewrite; a keyword
-//! it holds outside a format's subset is dropped.
+//! Tool definitions in the schema subsets the OpenAI Responses API, Anthropic's strict tool use
+//! and Gemini document (re-exported in [`tool`](crate::tool)). A rewrite never accepts a value
+//! the tool refuses, except that a bound a format cannot state moves into the description and
+//! Gemini's `parameters` cannot close an object. A part a format cannot write is left out where
+//! the type allows (optional field, union member), else the call is a compile error.
 //!
 //! ```
 //! use stitch_runtime::{tool, OneOrMany, ToolArgs};
@@ -57,20 +40,15 @@ mod tests;
 use json_schema::gemini_json;
 use subset::{subset, Provider};
 
-/// How many levels of itself a recursive type is unrolled to where a format cannot refer to
-/// it ([`gemini`], [`anthropic_strict`]): the type's first appearance and this many nested
-/// copies below it. A self-reference deeper than that is left out (an optional field or a
-/// union member), so the schema accepts trees at most this deep, all of which the tool accepts.
+/// How many nested copies of a recursive type [`gemini`] and [`anthropic_strict`] write below
+/// its first appearance, having no references; a deeper self-reference is left out.
 pub const UNROLL_DEPTH: usize = 3;
 
 /// An OpenAI Responses API function tool:
 /// `{"type":"function","name","description","parameters","strict":false}`.
 ///
-/// The Responses API's function tools are flat (no `"function"` object inside) and strict by
-/// default: its reference documents `strict` as "Whether to enforce strict parameter
-/// validation. Default `true`". This one says `"strict": false` explicitly, so the input schema
-/// is taken as it is (a union at its root written as one object, as
-/// [`mcp`](crate::tool::mcp) writes it); [`openai_responses_strict`] is the strict one.
+/// The API defaults `strict` to `true`, so this says `false` and the schema is taken as
+/// [`mcp`](crate::tool::mcp) writes it; [`openai_responses_strict`] is the strict one.
 ///
 /// ```
 /// use stitch_runtime::{tool, ToolArgs};
@@ -99,9 +77,8 @@ pub fn openai_responses<T: ObjectArgs>(name: &str, description: Option<&str>) ->
     )
 }
 
-/// An OpenAI Responses API function tool in strict mode (`"strict": true`), its parameters
-/// rewritten exactly as [`openai_strict`](crate::tool::openai_strict) rewrites them for Chat
-/// Completions.
+/// An OpenAI Responses API function tool in strict mode, its parameters as
+/// [`openai_strict`](crate::tool::openai_strict) writes them.
 ///
 /// ```
 /// use stitch_runtime::{tool, ToolArgs};
@@ -154,25 +131,17 @@ fn flat_function(
 /// `{"name","description","input_schema","strict":true}`, the schema in the JSON Schema subset
 /// Anthropic documents for it.
 ///
-/// The rewrite: `"additionalProperties": false` on every object (required there; so a map can
-/// only be sent empty, and its description says so), `oneOf` as `anyOf`, a recursive type
-/// unrolled ([`UNROLL_DEPTH`]), a tuple of one type as an array of it. Optional properties stay
-/// optional (strict tool use allows them; no `null` is added). A union at the root (a tagged
-/// enum as the arguments, a flattened enum) is one closed object listing every variant's keys,
-/// as [`mcp`](crate::tool::mcp) writes it: the API refuses `anyOf` at the top.
+/// Every object closed (so a map can only be sent empty, as its description says), `oneOf` as
+/// `anyOf`, a recursive type unrolled ([`UNROLL_DEPTH`]), a tuple of one type as an array;
+/// optional properties stay optional. A root union is one closed object, as
+/// [`mcp`](crate::tool::mcp) writes it.
 ///
-/// **Bounds it cannot state.** Strict mode refuses `minimum`/`maximum`, `minLength`/`maxLength`,
-/// `maxItems` and a `minItems` above 1. They are dropped and written into the `description`
-/// (`"From 0 to 255."`, `"At most 20 items."`): the schema is wider than the tool there, and a
-/// value beyond such a bound is refused by stitch when the call arrives, by name. Anthropic
-/// also limits how many optional and union-typed parameters strict tools may have in all; a
-/// large or deeply recursive type can exceed that.
+/// Bounds strict mode refuses (`minimum`/`maximum`, `minLength`/`maxLength`, `maxItems`, a
+/// `minItems` above 1) move into the `description` (`"From 0 to 255."`); stitch still refuses
+/// a value beyond them. Anthropic also caps the optional and union-typed parameters in all.
 ///
-/// **What it cannot write.** A required field that is a tuple of different types (strict mode
-/// has no `prefixItems`), or a required reference to the type's own type (the unrolled copy
-/// cannot end there): such a type is a compile error where this function is compiled for it
-/// (`cargo build`), naming the field. Make the field optional, or give the tool the
-/// non-strict definition ([`anthropic`](crate::tool::anthropic)).
+/// A required tuple of different types or a required self-reference cannot be written: a
+/// compile error naming the field. Make it optional, or use [`anthropic`](crate::tool::anthropic).
 ///
 /// ```
 /// use stitch_runtime::{tool, ToolArgs};
@@ -214,34 +183,18 @@ pub fn anthropic_strict<T: ObjectArgs>(name: &str, description: Option<&str>) ->
 /// A Gemini `FunctionDeclaration`: `{"name","description","parameters"}`, the parameters in the
 /// OpenAPI 3.0 subset Gemini's `Schema` takes.
 ///
-/// The rewrite: `type` is one string (a union with `null` becomes `"nullable": true`), `const`
-/// a one-value string `enum`, `oneOf` an `anyOf` (a tagged enum is an `anyOf` of objects whose
-/// tag is a one-value `enum`), a recursive type unrolled ([`UNROLL_DEPTH`] levels; no `$ref`,
-/// `$anchor` or `$defs`), a tuple of one type an array with `minItems` = `maxItems`. Bounds
-/// stay (`minimum`, `maximum`, `minItems`, `maxItems`, `minLength`, `maxLength`).
+/// `type` is one string (`null` becomes `"nullable": true`), `const` a one-value `enum`,
+/// `oneOf` an `anyOf`, a recursive type unrolled ([`UNROLL_DEPTH`] levels), a tuple of one
+/// type an array of fixed length; bounds stay. Never wider than the tool, except that unknown
+/// keys cannot be refused (no `additionalProperties`):
+/// - a map is offered empty (`"maxProperties": 0`) unless its values are any value;
+/// - any value is an `anyOf` of a nullable string, a number, a boolean, an object, a string list;
+/// - a list of a self-reference too deep is offered empty; an optional one is left out.
 ///
-/// What Gemini's `Schema` cannot say, and what stitch writes instead (never wider than the
-/// tool):
-/// - a map (no `additionalProperties`): `"maxProperties": 0`, so only an empty map can be sent,
-///   and the description says so; a map of any value (`serde_json::Map`) stays an open object;
-/// - any value (`serde_json::Value`, `{}`): an `anyOf` of a string (nullable), a number, a
-///   boolean, an object and a list of strings;
-/// - a self-reference deeper than [`UNROLL_DEPTH`]: a list of it is offered empty
-///   (`"maxItems": 0`), an optional field or a union member of it is left out;
-/// - a tuple of different types (no `prefixItems`): left out where optional.
-///
-/// An object's unknown keys cannot be refused (`deny_unknown_fields`): Gemini has no
-/// `additionalProperties: false`; the model is given the declared properties only. A union at
-/// the root (a tagged enum as the arguments, a flattened enum) is one object, as
-/// [`mcp`](crate::tool::mcp) writes it: Vertex AI wants `parameters` of type `OBJECT` and an
-/// `anyOf` with no other field beside it.
-/// For a schema in JSON Schema with `$ref`s, tuples and maps, use [`gemini_json_schema`].
-///
-/// **What it cannot write.** A required field that is a tuple of different types, or a
-/// required reference to the type's own type that no list can end (`next: Box<Node>`; a
-/// required `Vec<Node>` ends in an empty list): such a type is a compile error where this
-/// function is compiled for it (`cargo build`), naming the field. Make the field optional, or
-/// use [`gemini_json_schema`].
+/// A root union is one object, as [`mcp`](crate::tool::mcp) writes it. A required tuple of
+/// different types or a required self-reference no list ends (`next: Box<Node>`) is a compile
+/// error naming the field: make it optional, or use [`gemini_json_schema`] (JSON Schema with
+/// `$ref`s, tuples and maps).
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;
@@ -293,20 +246,11 @@ pub fn gemini<T: ObjectArgs>(name: &str, description: Option<&str>) -> Value {
 }
 
 /// A Gemini `FunctionDeclaration` with `parametersJsonSchema`:
-/// `{"name","description","parametersJsonSchema"}`, the JSON Schema subset Gemini's API
-/// reference lists (`$id`, `$defs`, `$ref`, `$anchor`, `type`, `format`, `title`,
-/// `description`, `enum`, `items`, `prefixItems`, `minItems`, `maxItems`, `minimum`,
-/// `maximum`, `anyOf`, `oneOf`, `properties`, `additionalProperties`, `required`,
-/// `propertyOrdering`).
-///
-/// Maps and tuples are kept (`additionalProperties`, `prefixItems` with `maxItems`). A
-/// recursive type's anchor becomes an entry of `$defs` (`"$ref": "#/$defs/Tree"`); Gemini
-/// unrolls such a reference to a limited depth itself, and its reference says only within
-/// properties that are not required: a type whose self-reference is required
-/// (`sections: Vec<Outline>` without `#[serde(default)]`) may be refused there, and is better
-/// given `#[serde(default)]`. `const` becomes a one-value `enum`,
-/// `oneOf` an `anyOf`. `minLength`/`maxLength` (a `char`) and `default` are dropped, the
-/// lengths written into the `description`.
+/// `{"name","description","parametersJsonSchema"}`, in the JSON Schema subset Gemini's API
+/// reference lists. Maps and tuples are kept; a recursive type goes to `$defs`
+/// (`"$ref": "#/$defs/Tree"`), which Gemini resolves only in optional properties, so give a
+/// self-reference `#[serde(default)]`. `const` becomes a one-value `enum`, `oneOf` an `anyOf`;
+/// string lengths move into the `description`.
 ///
 /// ```
 /// use stitch_runtime::{tool, ToolArgs};
@@ -336,7 +280,13 @@ pub fn gemini_json_schema<T: ObjectArgs>(name: &str, description: Option<&str>) 
     )
 }
 
-fn declaration(name: &str, description: Option<String>, key: &str, schema: Value) -> Value {
+/// `{"name", "description", key: schema}`.
+pub(crate) fn declaration(
+    name: &str,
+    description: Option<String>,
+    key: &str,
+    schema: Value,
+) -> Value {
     let mut tool = Map::new();
     tool.insert("name".to_owned(), json!(name));
     if let Some(d) = description {
