@@ -20,14 +20,13 @@ pub use crate::surface::bounds::{ObjectArgs, StrictArgs};
 pub use crate::walk::{
     deserialized, drop_absent, flat_refused, no_flat_variant, null_is_absent, union_string,
     untagged, untyped_entries, walk_fields, walk_flat_whole, walk_leaf, walk_object, Claims,
-    Coerce, Cx, FieldType, FieldWalk, Fields, FlatField, Kind, Member, Shape,
+    Coerce, Cx, FieldType, FieldWalk, Fields, Kind, Member, Shape,
 };
 pub use crate::ToolArgs;
 pub use core;
 pub use core::option::Option::{self, None, Some};
 pub use serde::de::DeserializeOwned;
 pub use serde_json::{Map, Value};
-pub use std::borrow::Cow;
 pub use std::string::String;
 #[cfg(feature = "pattern")]
 pub use std::sync::OnceLock;
