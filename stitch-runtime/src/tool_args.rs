@@ -136,14 +136,10 @@ pub trait ToolArgs: Coerce {
     }
 
     /// Reads a command line: flags by wire name (`--max_hits`) or kebab-case (`--max-hits`),
-    /// values read as the field's type decides (a bare `--flag` or `--flag=false` for a
-    /// boolean), a list as the flag repeated or, given once, a JSON array as text (R1); a
-    /// `OneOrMany` given once refuses a list written as text (R3); a struct, map or tagged
-    /// enum takes JSON text. The object built goes through [`ToolArgs::from_value`].
-    ///
-    /// `name` is the command's, for `--help`/`-h`, which answers with one
-    /// [`IssueKind::Help`](crate::IssueKind::Help) issue holding the help text. A command line
-    /// that cannot be read gives [`IssueKind::Usage`](crate::IssueKind::Usage) issues.
+    /// each value read as its field's type decides (a boolean also bare, `--dry-run`), a list as
+    /// the flag repeated, a struct or map as JSON text; then [`ToolArgs::from_value`]. `--help` (with `name`, the command's)
+    /// answers an [`IssueKind::Help`](crate::IssueKind::Help) issue holding the help text; an
+    /// unreadable command line, [`IssueKind::Usage`](crate::IssueKind::Usage) issues.
     ///
     /// ```
     /// use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
@@ -221,11 +217,6 @@ fn not_json(text: &str, e: &serde_json::Error, tool: fn() -> &'static str) -> Ar
         Issue::invalid("", error::not_json(e))
     };
     trace::refused(tool, ArgsError::single(issue))
-}
-
-#[inline]
-pub(crate) fn read<T: Coerce>(args: Value, duplicates: Duplicates) -> Result<T, ArgsError> {
-    read_with(args, duplicates, None)
 }
 
 #[inline]

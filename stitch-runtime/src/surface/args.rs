@@ -71,7 +71,7 @@ impl<'de, T: ToolArgs> Deserialize<'de> for Args<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         // Keys sent twice are noted, as `from_json` does, to refuse a declared field sent twice.
         let (value, duplicates) = crate::json::parse::from_deserializer(deserializer)?;
-        crate::tool_args::read::<T>(value, duplicates)
+        crate::tool_args::read_with::<T>(value, duplicates, None)
             .map(Args)
             .map_err(D::Error::custom)
     }
