@@ -56,26 +56,21 @@
 //! # The rules
 //! Stated in full, with test vectors, in `docs/rules.md` (the code cites its anchors, `#r3`):
 //!
-//! - **R1, repair.** At a sequence, struct, map, tuple or non-string-bearing union, a string
-//!   that parses as JSON is replaced by what it parses to; any other is left for serde to reject.
+//! - **R1, repair.** Where no string is expected, a string that parses as JSON is replaced by
+//!   what it parses to; any other is left for serde to reject.
 //! - **R2, keep.** At a *string-bearing* union (a [`OneOrMany`] of a string-like type, an
 //!   untagged enum with a `String` member) a string is never parsed: `"123"` stays a string.
 //! - **R3, refuse.** …except a JSON array that one of the union's array members accepts
 //!   (elements and `min_items`/`max_items` included): [`IssueKind::TextList`].
 //!   `[preview].png`, `[1,2` or a list longer than `max_items` stay one plain value.
-//! - **R4, where.** Struct fields by serde wire name, elements, map values, the matched variant
-//!   of a tagged enum, union members. At an untagged enum a repair never changes the meaning of
-//!   a value serde accepts; undeclared keys are left as they are.
+//! - **R4, where.** Fields by wire name, elements, map values, the matched variant, union
+//!   members; a repair never changes the meaning of a value serde accepts.
 //! - **R5, paths.** Keys as sent, joined with `.`, indices in decimal: `rows.0.names`.
 //! - **R6, errors.** Every issue at once (up to [`MAX_ISSUES`]), in the type's field order.
 //! - **R7, limits.** At most [`MAX_DEPTH`] arrays and objects open at once; deeper is an
 //!   [`IssueKind::TooDeep`] issue, never a stack overflow.
 //! - **R8, null as absent.** A `#[serde(default)]` field whose type does not read `null` takes
 //!   `null` as the field left out (OpenAI's strict mode sends it).
-//!
-//! `OneOrMany<serde_json::Value>` is string-bearing and its array member takes any list, so
-//! `"[1,2]"` there is refused; a list holding a lone surrogate escape (`"[\"\\ud800\"]"`) is not
-//! JSON to serde_json, so it stays one plain value.
 //!
 //! # Types stitch walks
 //! string-like: `String`, `Box<str>`, `Cow<str>`, `PathBuf`, `char`, unit-variant enums;

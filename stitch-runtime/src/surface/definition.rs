@@ -102,14 +102,11 @@ pub(crate) fn assert_anthropic_strict<T: ToolArgs>() {
 
 /// An MCP `Tool` (`tools/list`): `{"name", "description", "inputSchema"}`.
 ///
-/// A union at the schema's root (a tagged enum, a flattened enum) is written as one object
-/// listing every variant's properties (a tag as one string `enum`) and requiring what every
-/// variant requires, because clients pass `inputSchema` on to Anthropic's API, which refuses
-/// `anyOf`/`oneOf`/`allOf` at the top. It is wider than the union
-/// (`docs/rules.md#flattened-unions`); [`ToolArgs::input_schema`] keeps the union.
+/// A union at the root (a tagged or flattened enum) is written as one object with every
+/// variant's properties, since clients pass `inputSchema` on to APIs that refuse `anyOf` at the
+/// top; it is wider than the union (`docs/rules.md#flattened-unions`).
 ///
-/// Every function here takes only arguments that are a JSON object ([`ObjectArgs`]); any
-/// other type is an error at the call:
+/// Every `tool` function takes only arguments that are an object ([`ObjectArgs`]):
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;

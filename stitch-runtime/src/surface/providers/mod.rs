@@ -127,21 +127,13 @@ fn flat_function(
     Value::Object(tool)
 }
 
-/// An Anthropic tool for strict tool use (structured outputs):
-/// `{"name","description","input_schema","strict":true}`, the schema in the JSON Schema subset
-/// Anthropic documents for it.
+/// An Anthropic tool for strict tool use: `{"name","description","input_schema","strict":true}`.
 ///
-/// Every object closed (so a map can only be sent empty, as its description says), `oneOf` as
-/// `anyOf`, a recursive type unrolled ([`UNROLL_DEPTH`]), a tuple of one type as an array;
-/// optional properties stay optional. A root union is one closed object, as
-/// [`mcp`](crate::tool::mcp) writes it.
-///
-/// Bounds strict mode refuses (`minimum`/`maximum`, `minLength`/`maxLength`, `maxItems`, a
-/// `minItems` above 1) move into the `description` (`"From 0 to 255."`); stitch still refuses
-/// a value beyond them. Anthropic also caps the optional and union-typed parameters in all.
-///
-/// A required tuple of different types or a required self-reference cannot be written: a
-/// compile error naming the field. Make it optional, or use [`anthropic`](crate::tool::anthropic).
+/// Every object closed (a map can only be sent empty), `oneOf` as `anyOf`, a recursive type
+/// unrolled ([`UNROLL_DEPTH`]), a root union as one closed object. Bounds strict mode refuses
+/// move into the `description` (`"From 0 to 255."`); stitch still enforces them. A required
+/// tuple of different types or required self-reference is a compile error naming the field:
+/// make it optional, or use [`anthropic`](crate::tool::anthropic).
 ///
 /// ```
 /// use stitch_runtime::{tool, ToolArgs};
@@ -183,18 +175,11 @@ pub fn anthropic_strict<T: ObjectArgs>(name: &str, description: Option<&str>) ->
 /// A Gemini `FunctionDeclaration`: `{"name","description","parameters"}`, the parameters in the
 /// OpenAPI 3.0 subset Gemini's `Schema` takes.
 ///
-/// `type` is one string (`null` becomes `"nullable": true`), `const` a one-value `enum`,
-/// `oneOf` an `anyOf`, a recursive type unrolled ([`UNROLL_DEPTH`] levels), a tuple of one
-/// type an array of fixed length; bounds stay. Never wider than the tool, except that unknown
-/// keys cannot be refused (no `additionalProperties`):
-/// - a map is offered empty (`"maxProperties": 0`) unless its values are any value;
-/// - any value is an `anyOf` of a nullable string, a number, a boolean, an object, a string list;
-/// - a list of a self-reference too deep is offered empty; an optional one is left out.
-///
-/// A root union is one object, as [`mcp`](crate::tool::mcp) writes it. A required tuple of
-/// different types or a required self-reference no list ends (`next: Box<Node>`) is a compile
-/// error naming the field: make it optional, or use [`gemini_json_schema`] (JSON Schema with
-/// `$ref`s, tuples and maps).
+/// A recursive type is unrolled ([`UNROLL_DEPTH`] levels), a map offered empty
+/// (`"maxProperties": 0`), a root union written as one object; bounds stay. Never wider than
+/// the tool, except that unknown keys cannot be refused (no `additionalProperties`). A required
+/// tuple of different types or a required self-reference no list ends (`next: Box<Node>`) is a
+/// compile error naming the field: make it optional, or use [`gemini_json_schema`].
 ///
 /// ```compile_fail
 /// use stitch_runtime::ToolArgs;
