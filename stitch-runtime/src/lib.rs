@@ -103,7 +103,8 @@
 #![deny(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// Stages, each using only those above it: see ARCHITECTURE.md.
+// Stages, each using only those before it: path, bounds, limits, schema, error, report, trace,
+// json, walk, one_or_many, argv, tool_args, surface; json_schema drives the walk at run time.
 mod argv;
 mod bounds;
 mod error;

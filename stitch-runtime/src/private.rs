@@ -77,24 +77,21 @@ pub const fn takes_item_bounds(shape: Shape) -> bool {
 
 pub use crate::json::text_list::{decode_json_string, is_json_char, is_json_string, is_text_list};
 
-/// The compile error every `tool` function gives for `T`, or `None`: read at run time, as
-/// `cargo check` (compile-fail tests) does not evaluate post-monomorphization constants.
+// The compile errors of the `tool` functions for `T`, or `None`, read at run time: `cargo
+// check` (compile-fail tests) does not evaluate post-monomorphization constants.
 pub fn tool_error<T: ToolArgs>() -> Option<String> {
     crate::schema::check::tool_root(T::SCHEMA).map(|m| m.as_str().to_owned())
 }
 
-/// The compile error `tool::openai_strict::<T>` stops the build with, or `None`.
 pub fn strict_error<T: ToolArgs>() -> Option<String> {
     crate::schema::check::strict(T::SCHEMA).map(|m| m.as_str().to_owned())
 }
 
-/// The compile error `tool::gemini::<T>` stops the build with, or `None`.
 pub fn gemini_error<T: ToolArgs>() -> Option<String> {
     use crate::schema::check::{subset, Subset};
     subset(T::SCHEMA, Subset::Gemini).map(|m| m.as_str().to_owned())
 }
 
-/// The compile error `tool::anthropic_strict::<T>` stops the build with, or `None`.
 pub fn anthropic_strict_error<T: ToolArgs>() -> Option<String> {
     use crate::schema::check::{subset, Subset};
     subset(T::SCHEMA, Subset::AnthropicStrict).map(|m| m.as_str().to_owned())

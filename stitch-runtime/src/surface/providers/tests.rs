@@ -1,4 +1,4 @@
-//! The rewrites on schemas the derive does not write today: an enum root that says
+//! Rewrites of schemas the derive does not write: an enum root that says
 //! `"type": "object"`, references into `$defs`, type lists and unions with `null`, schema
 //! text with keywords outside every subset.
 
