@@ -137,9 +137,11 @@ pub trait ToolArgs: Coerce {
 
     /// Reads a command line: flags by wire name (`--max_hits`) or kebab-case (`--max-hits`),
     /// each value read as its field's type decides (a boolean also bare, `--dry-run`), a list as
-    /// the flag repeated, a struct or map as JSON text; then [`ToolArgs::from_value`]. `--help` (with `name`, the command's)
-    /// answers an [`IssueKind::Help`](crate::IssueKind::Help) issue holding the help text; an
-    /// unreadable command line, [`IssueKind::Usage`](crate::IssueKind::Usage) issues.
+    /// the flag repeated, a struct or map as JSON text; then [`ToolArgs::from_value`].
+    ///
+    /// `--help` (with `name`, the command's) answers an
+    /// [`IssueKind::Help`](crate::IssueKind::Help) issue holding the help text; an unreadable
+    /// command line, [`IssueKind::Usage`](crate::IssueKind::Usage) issues.
     ///
     /// ```
     /// use stitch_runtime::{IssueKind, OneOrMany, ToolArgs};
