@@ -20,14 +20,6 @@ struct Flag {
     spelled: String,
 }
 
-fn flag_list(flags: &[Flag]) -> String {
-    let names: Vec<String> = flags
-        .iter()
-        .map(|f| format!("--{}", kebab(&f.wire)))
-        .collect();
-    names.join(", ")
-}
-
 /// A command line read into the arguments object, with the flags' own mistakes and the flags
 /// to say later issues of.
 pub(crate) struct Read {
@@ -84,8 +76,13 @@ where
             .iter_mut()
             .find(|f| f.wire == key || kebab(&f.wire) == key)
         else {
-            let known = flag_list(&flags);
-            issues.push(Issue::usage(key, error::unknown_flag(key, &known)));
+            let known: Vec<String> = (flags.iter())
+                .map(|f| format!("--{}", kebab(&f.wire)))
+                .collect();
+            issues.push(Issue::usage(
+                key,
+                error::unknown_flag(key, &known.join(", ")),
+            ));
             // Its value, if it has one, goes with it.
             if inline.is_none() && args.get(i).is_some_and(|next| !next.starts_with("--")) {
                 i += 1;

@@ -126,9 +126,7 @@ impl Coercer {
         }
         node.typed && !node.nullable && node.types == node::Types::OBJECT
     }
-}
 
-impl Coercer {
     /// Applies only stitch's own rules, for a caller that forwards the arguments to another
     /// validator (`stitch-proxy`): a list written as text is refused (R3) and the `Err` holds
     /// only those refusals; otherwise every repair is made (R1, R8) and every other issue (a

@@ -273,7 +273,6 @@ pub(crate) fn pattern_broken<'v>(text: &'v str, source: &'v str) -> Broken<'v> {
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub enum NumberRule {
-    #[allow(missing_docs)]
     Minimum,
     Maximum,
     ExclusiveMinimum,
