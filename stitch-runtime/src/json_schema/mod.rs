@@ -35,6 +35,11 @@
 //! assert_eq!(args, json!({"paths": "[preview].png", "tags": ["x"]}));
 //! ```
 //!
+//! In short: where the schema takes a string, a string is kept (R2) unless it is a list
+//! written as text that an array member would take (R3); where it takes arrays or objects but
+//! no string, JSON text is repaired (R1); `null` at a property `required` does not list and
+//! whose schema does not take `null` is the property left out, and dropped (R8).
+//!
 //! How a schema is read into positions (string-bearing members, array members, tagged and
 //! untagged unions, nullable, `$ref`, value constraints) and where the coercer must differ
 //! from the derive is in `docs/coercer.md`. A `pattern` runs in linear time with `regex-lite`,
