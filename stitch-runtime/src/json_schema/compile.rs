@@ -65,7 +65,6 @@ fn decide_forms(nodes: &mut [Node]) -> Result<(), SchemaError> {
         nodes[id].form = form;
     }
     super::cost::check(nodes)?;
-    // Then what the walk asks of each node at every call, once.
     for id in 0..nodes.len() {
         nodes[id].limited = limited(nodes, id, 0);
     }

@@ -79,7 +79,6 @@ pub(crate) fn is_integer(n: &serde_json::Number) -> bool {
             .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
-/// `additionalProperties`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Additional {
     /// Not said, or `true`: other keys are left alone.
@@ -101,16 +100,14 @@ pub(crate) struct Node {
     pub nullable: bool,
     /// `enum`, or `const` as a one-value list.
     pub values: Option<Vec<Value>>,
-    /// An integer's bounds when they are exactly a Rust integer type's (`0`..`255`: `u8`), for
-    /// serde's name of the type; any other bound is in [`Node::limits`].
+    /// An integer's bounds when exactly a Rust type's range (`0`..`255`: `u8`), serde's name.
     pub range: (Option<i128>, Option<i128>),
     /// A string's lengths when both are 1 (a `char`); any other is in [`Node::limits`].
     pub length: (Option<u64>, Option<u64>),
     /// The value constraints, as the derive's; its `pattern` is [`Node::text_pattern`].
     pub limits: Limits,
     pub text_pattern: Option<Box<TextPattern>>,
-    /// The constraint keywords written here (bits of `constraints::KEYWORDS`), taken out of
-    /// the validators of R3 and of serde's pick, which judge types and shapes only.
+    /// Bits of `constraints::KEYWORDS`, stripped from the validators of R3 and serde's pick.
     pub constraint_keys: u8,
     /// A number or string walked here may break a constraint, its own or a member's.
     pub limited: bool,
@@ -121,31 +118,26 @@ pub(crate) struct Node {
     pub bounds: Bounds,
     /// In the order the schema's `Value` holds them.
     pub properties: Vec<(String, Id)>,
-    /// The ordinals of [`Node::properties`] by name when there are more than a few, so a key
-    /// is found in constant time without allocating.
+    /// Built past a few properties: a key found in constant time without allocating.
     pub index: Option<PropertyIndex>,
-    /// `patternProperties` in order; a key no property names is walked as the first match's
-    /// schema, and is not an additional property.
+    /// A key no property names is walked as the first match's schema, and is not additional.
     pub patterns: Vec<Pattern>,
     pub required: Vec<String>,
-    /// Names of which one must be sent (a field with aliases); `true` under a `oneOf`, where
-    /// two are refused.
+    /// Names of which one must be sent (a field with aliases); `true`: two are refused.
     pub one_of_names: Vec<(Vec<String>, bool)>,
     pub additional: Additional,
     /// `anyOf` / `oneOf` members, a `null` member dropped into [`Node::types`].
     pub members: Vec<Id>,
-    /// `allOf` members, merged into this node when its form is decided.
+    /// Merged into this node when its form is decided.
     pub all_of: Vec<Id>,
     /// `$ref` as written, until resolved into [`Node::target`].
     pub reference: Option<String>,
-    /// The node a `$ref` (or a one-member `allOf`) stands for.
     pub target: Option<Id>,
-    /// An `anyOf` of exactly `T` and an array of `T`.
     pub one_or_many: bool,
     pub form: Form,
-    /// This subschema without its value constraints, for array members and untagged members.
+    /// Without value constraints, for array members and untagged members.
     pub validator: Option<Box<jsonschema::Validator>>,
-    /// With value constraints, for untagged members, built only when there are some.
+    /// With them, for untagged members, built only when there are some.
     pub full_validator: Option<Box<jsonschema::Validator>>,
     // Facts the walk asks at every call, decided once at compile time.
     /// A string is a value here (R2).
@@ -212,7 +204,6 @@ impl PropertyIndex {
     }
 }
 
-/// One entry of `patternProperties`.
 #[derive(Debug)]
 pub(crate) struct Pattern {
     pub source: String,
@@ -230,8 +221,7 @@ pub(crate) struct TextPattern {
 pub(crate) enum Matcher {
     /// Linear time in the string, whatever the pattern.
     Lite(std::sync::Arc<crate::limits::PatternMatcher>),
-    /// ECMA-262 beyond `regex-lite` (lookaround, backreferences): `jsonschema`'s own, with its
-    /// backtracking limit, so a schema someone else wrote keeps every rule.
+    /// ECMA-262 beyond `regex-lite` (lookaround, backreferences), with its backtracking limit.
     Ecma(std::sync::Arc<jsonschema::Validator>),
 }
 
@@ -244,14 +234,12 @@ impl TextPattern {
     }
 }
 
-/// How R3's third condition is checked at an array member.
+/// How R3's third condition is checked at an array member: the scanner alone (plain string
+/// items, any items), or parsed and validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ListCheck {
-    /// Plain `type: "string"` items: the scanner alone.
     Strings,
-    /// Items of any value: the scanner alone.
     Anything,
-    /// Parsed, then validated.
     Validate,
 }
 
@@ -339,7 +327,6 @@ impl Node {
             .map(|p| p.schema)
     }
 
-    /// A struct rather than a map: it names its keys.
     pub(crate) fn is_struct(&self) -> bool {
         !self.properties.is_empty() || !self.required.is_empty()
     }
@@ -359,12 +346,10 @@ impl Node {
     }
 }
 
-/// Which rule applies at a node.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Form {
     /// No type said: depth only.
     Any,
-    /// By the value's kind, as the node's types allow.
     Typed,
     OneOrMany {
         one: Id,
@@ -389,13 +374,10 @@ pub(crate) enum Form {
         keys: Vec<(String, Id)>,
         names: Vec<String>,
     },
-    /// Any other `anyOf`/`oneOf`.
     Untagged,
 }
 
-/// Whether string member `id` claims `text`, a list written as text its array member takes:
-/// its `enum`/`const` names it, or its `pattern` matches the text but not every item
-/// (`docs/rules.md#r3-claimed`).
+/// String member `id` claims `text`, a list its array member takes (`docs/rules.md#r3-claimed`).
 pub(crate) fn claims_string(nodes: &[Node], id: Id, text: &str) -> bool {
     let node = &nodes[resolve(nodes, id)];
     let named = (node.values.as_ref())
