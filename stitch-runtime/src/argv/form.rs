@@ -1,5 +1,4 @@
-//! What the command line reads from a tool's schema: each flag's form (text, number, flag,
-//! list, one-or-many, JSON), whether it is required, its description, choices and default.
+//! Each flag's form, requirement, description, choices and default, read from a tool's schema.
 
 use serde_json::{Map, Value};
 
@@ -8,7 +7,6 @@ use crate::schema::text::render;
 use crate::schema::write::write;
 use crate::schema::{as_object, core, Object, Schema, ONE_OR_MANY_NOTE};
 
-/// How a flag's values become JSON, decided from the field's schema.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Form {
     Text,
@@ -17,11 +15,10 @@ pub(super) enum Form {
     List(Item),
     OneOrMany(Item),
     Structured,
-    /// A unit variant's key of a flattened externally tagged enum: a bare flag, `null`.
+    /// A flattened externally tagged enum's unit variant: a bare flag, `null`.
     Unit,
 }
 
-/// How one item of a list becomes JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Item {
     Text,
@@ -30,9 +27,8 @@ pub(super) enum Item {
     Structured,
 }
 
-/// A schema as the command line reads it: a part of the type's static tree, the array form
-/// of a `OneOrMany`, or a user's schema text (`#[stitch(schema = "…")]`), which is only text
-/// and so is read as JSON.
+/// A part of the type's static tree, a `OneOrMany`'s array form, or a user's schema text
+/// (`#[stitch(schema = "…")]`), which is only text and so is read as JSON.
 enum Node {
     Tree(&'static Schema),
     List(&'static Schema),
@@ -47,7 +43,6 @@ impl Node {
         }
     }
 
-    /// The schema's `type`, as it renders.
     fn ty(&self) -> Option<&str> {
         match self {
             Node::Tree(schema) => match core(schema) {
@@ -69,7 +64,6 @@ impl Node {
         }
     }
 
-    /// Whether the schema has the keyword `key` (`enum`, `const`, `prefixItems`).
     fn has(&self, key: &str) -> bool {
         match self {
             Node::Tree(schema) => matches!(
@@ -81,7 +75,6 @@ impl Node {
         }
     }
 
-    /// The members of an `anyOf`.
     fn any_of(&self) -> Option<Vec<Node>> {
         match self {
             Node::Tree(schema) => match core(schema) {
@@ -99,7 +92,6 @@ impl Node {
         }
     }
 
-    /// The schema of an array's items.
     fn items(&self) -> Option<Node> {
         match self {
             Node::Tree(schema) => match core(schema) {
@@ -111,8 +103,7 @@ impl Node {
         }
     }
 
-    /// Whether two schemas render the same: by their text when both are trees, as JSON
-    /// values when one is a user's text.
+    /// By text when both are trees, as JSON values when one is a user's text.
     fn same(&self, other: &Node) -> bool {
         match (self, other) {
             (Node::Json(a), b) | (b, Node::Json(a)) => b.value() == *a,
@@ -184,30 +175,23 @@ fn form_of(schema: &Node) -> Form {
     }
 }
 
-/// One property of the arguments object, as the input schema lists it.
 pub(super) struct Field {
     pub(super) wire: String,
     pub(super) form: Form,
     pub(super) required: bool,
-    /// The description the schema gives the property.
     pub(super) description: Option<String>,
-    /// The values it takes when they are a list of names (a unit-variant enum, or a list or
-    /// one-or-many of one), for the help.
+    /// A list of names (a unit-variant enum, or a list of one), for the help.
     pub(super) choices: Vec<String>,
-    /// Its default as JSON text, where the schema knows it (`#[serde(default)]`).
+    /// As JSON text, where the schema knows it.
     pub(super) default: Option<String>,
-    /// Its constraints (`#[stitch(minimum = …)]`), for the help.
     pub(super) limits: Option<&'static Limits>,
-    /// Its place in the type's field order (flattened fields where they are flattened), for
-    /// issues; the list of fields itself follows the schema's order.
+    /// Its place in the declared field order, for issues; the list follows the schema's order.
     pub(super) order: usize,
 }
 
-/// The arguments object's description and properties, read from the tree as the input schema
-/// renders them: properties of flattened structs joined in, the last of two with one name
-/// kept, in the order of serde_json's `Map` (sorted, or as declared with its
-/// `preserve_order` feature), so the flags and the help read exactly as the schema does.
-/// Each keeps its place in the declared order (`order`) for the issues.
+/// The description and properties as the input schema renders them: flattened structs
+/// joined in, the last of two of one name kept, in the order of serde_json's `Map`, so the
+/// flags and the help read as the schema does.
 pub(super) fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
     let mut fields = Vec::new();
     let description = match Node::of(root) {
@@ -241,7 +225,7 @@ pub(super) fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
             described(root, None)
         }
     };
-    // `required` lists names: a name is required when any property of that name is.
+    // A name is required when any property of that name is.
     let required: Vec<String> = fields
         .iter()
         .filter(|f| f.required)
@@ -263,7 +247,6 @@ pub(super) fn fields_of(root: &'static Schema) -> (Option<String>, Vec<Field>) {
     (description, ordered)
 }
 
-/// The names a field takes, when its values (or its list's items) are one of a list of names.
 fn choices(node: &Node) -> Vec<String> {
     match node {
         Node::Tree(schema) => match core(schema) {
@@ -288,7 +271,7 @@ fn choices(node: &Node) -> Vec<String> {
     }
 }
 
-/// A field's constraints, beneath its bounds, description or anchor.
+/// Beneath bounds, description or anchor.
 fn limits_of(mut schema: &'static Schema) -> Option<&'static Limits> {
     loop {
         match schema {
@@ -302,10 +285,9 @@ fn limits_of(mut schema: &'static Schema) -> Option<&'static Limits> {
     }
 }
 
-/// The properties of `object` and of the objects flattened into it; `optional` when an
-/// `Option` flattened it (its properties are not required).
+/// `optional` when an `Option` flattened `object`: its properties are not required.
 fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
-    // The command line takes each field by its wire name; an alias is not a flag of its own.
+    // An alias is not a flag of its own.
     for property in object.properties.iter().filter(|p| !p.is_alias()) {
         fields.push(Field {
             wire: unescape(property.name()),
@@ -328,10 +310,8 @@ fn collect(object: &'static Object, optional: bool, fields: &mut Vec<Field>) {
     }
 }
 
-/// The keys of a flattened enum's variants (`docs/rules.md#flattened-unions`): a tag (one of
-/// the variants' names, required unless an `Option` flattened the enum), an adjacent
-/// content key, an externally tagged variant's key (a unit variant's a bare flag), and
-/// the variants' fields, none required (each belongs to one variant).
+/// A flattened enum's keys (`docs/rules.md#flattened-unions`): the tag (required unless an
+/// `Option` flattened it), content or variant keys, and the variants' fields, none required.
 fn union(members: &'static [&'static Schema], optional: bool, fields: &mut Vec<Field>) {
     let from = fields.len();
     for member in members {
@@ -367,8 +347,8 @@ fn union(members: &'static [&'static Schema], optional: bool, fields: &mut Vec<F
     }
 }
 
-/// The description a property renders with: its own (`given`), with a `OneOrMany`'s note
-/// after it, else a struct's doc comment; a user's schema text keeps its own.
+/// Its own (`given`) with a `OneOrMany`'s note after it, else a struct's doc comment; a
+/// user's schema text keeps its own.
 fn described(schema: &'static Schema, given: Option<String>) -> Option<String> {
     // An enum's own description, beneath bounds or an anchor.
     let mut own = schema;
@@ -389,7 +369,7 @@ fn described(schema: &'static Schema, given: Option<String>) -> Option<String> {
         }),
         Schema::Object(object) => given.or_else(|| object.description.map(unescape)),
         Schema::Raw(text) => match serde_json::from_str::<Value>(text) {
-            // The property's keys go first, so the text's own description wins.
+            // The text's own description wins.
             Ok(Value::Object(raw)) => text_of(raw.get("description")).or(given),
             _ => None,
         },
@@ -397,7 +377,6 @@ fn described(schema: &'static Schema, given: Option<String>) -> Option<String> {
     }
 }
 
-/// A string the tree holds JSON-escaped, decoded.
 fn unescape(escaped: &str) -> String {
     serde_json::from_str::<String>(&format!("\"{escaped}\"")).unwrap_or_else(|_| escaped.to_owned())
 }
@@ -424,8 +403,7 @@ pub(super) fn kebab(name: &str) -> String {
     out
 }
 
-/// One key of a flattened enum, among those of `fields` from `from` on: added once, each
-/// variant's name it takes joining its choices.
+/// One key among `fields[from..]`, added once; each variant's name it takes joins its choices.
 fn key(
     fields: &mut Vec<Field>,
     from: usize,
@@ -451,15 +429,15 @@ fn key(
             fields.len() - 1
         }
     };
-    // `#[serde(other)]`'s member takes any tag: said as such, not as its placeholder.
+    // `#[serde(other)]`'s member takes any tag; its placeholder is not a name.
     fields[at].choices.extend(choice.map(|c| match c {
         Schema::ANY_TAG => "(any other)".to_owned(),
         c => unescape(c),
     }));
 }
 
-/// The JSON for one text, as an item of kind `item`: numbers and booleans parse when they
-/// can; otherwise the text stays, for serde to report (or R1 to repair).
+/// Numbers and booleans parse when they can; other text stays, for serde to report or R1 to
+/// repair.
 pub(super) fn item_value(text: &str, item: Item) -> Value {
     match item {
         Item::Number => match serde_json::from_str::<Value>(text) {
@@ -475,7 +453,7 @@ pub(super) fn item_value(text: &str, item: Item) -> Value {
     }
 }
 
-/// Whether the schema renders with a `properties` keyword (an object, even with none).
+/// Whether the schema renders with `properties` (an object, even with none).
 pub(super) fn has_properties(schema: &'static Schema) -> bool {
     match Node::of(schema) {
         Node::Json(schema) => schema.get("properties").is_some_and(Value::is_object),

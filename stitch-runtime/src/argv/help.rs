@@ -6,10 +6,8 @@ use super::form::{fields_of, has_properties, kebab, Form};
 use crate::limits::Limits;
 use crate::schema::Schema;
 
-/// The `--help` text of a tool, from its schema: the type's doc comment, then one line per
-/// flag with its kind, whether it is required, its description, the names it takes (an
-/// enum's variants) and its default where the schema knows it (a std type's `Default`: an
-/// empty list or map, `false`, zero; not a user's `default = "…"` function).
+/// The type's doc comment, then a line per flag: kind, required, description, choices, and
+/// the default where the schema knows it (a std type's, not a `default = "…"` function's).
 pub(super) fn help(name: &str, schema: &'static Schema) -> String {
     let (description, fields) = fields_of(schema);
     let mut out = format!("usage: {name} [FLAGS]\n");
@@ -78,8 +76,7 @@ pub(super) fn help(name: &str, schema: &'static Schema) -> String {
     out
 }
 
-/// A field's constraints in words, for its line of the help: `from 1 to 3600`, `above 0`,
-/// `a multiple of 5`, `at most 8 characters`, `matching ^[a-z]+$`.
+/// `from 1 to 3600`, `above 0`, `a multiple of 5`, `at most 8 characters`, `matching ^[a-z]+$`.
 fn described_limits(limits: &Limits) -> String {
     let mut parts = Vec::new();
     match (limits.minimum, limits.maximum) {

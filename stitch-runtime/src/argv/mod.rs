@@ -1,30 +1,6 @@
-//! The command line: `T::from_argv(["--paths", "a.png", "--paths", "b.png"])` reads the
-//! flags into the arguments object here, below `ToolArgs`, which then checks and reads it.
-//!
-//! A command line carries only text, so the field's type, as its schema tree describes it
-//! (`T::SCHEMA`, known during compilation), decides what each value becomes:
-//! - a string field takes the text; a number or boolean field parses it (a command line has
-//!   nothing else); a boolean field is also a bare `--flag`, and takes a value only after `=`
-//!   (`--dry-run=false`: `--dry-run false` is refused with that hint);
-//! - a list field takes one item per occurrence of its flag (`--tag a --tag b`); given once
-//!   with text that is one JSON array (`--tag '["a", "b"]'`), that text is the whole list,
-//!   repaired by rule R1 as on MCP; any other text is one item, even when it starts with `[`
-//!   (`--tag "[preview].png"`);
-//! - a one-or-many field (`OneOrMany<T>`) given once is one value, and refuses a list written
-//!   as text (rule R3) exactly as on MCP; given several times, it is a list;
-//! - a structured field (a struct, a map, a tagged enum) takes JSON text, repaired by R1;
-//! - a flattened enum's keys are flags of their own (`docs/rules.md#flattened-unions`): its
-//!   tag (`--op Move`), content key (`--args '{…}'`) or variant key (`--move '{…}'`, a unit
-//!   variant's a bare `--stop`), and its variants' fields, each as its form says.
-//!
-//! The object built this way then goes through `ToolArgs::from_value`. Flags are the wire
-//! names (`--max_hits`, `--maxHits`) or their kebab-case form (`--max-hits`). A bare `--`
-//! ends the flags; a tool takes no positional arguments, so any word after it is refused.
-//!
-//! A refused command line lists every issue at once: the mistakes in the flags (an unknown
-//! flag, a flag without its value, a single-value flag given twice, then each missing
-//! required flag by name, `missing required flag `--paths``, in the type's field order), then
-//! the issues `from_value` finds in the values that were given.
+//! The command line read into the arguments object, below `ToolArgs::from_argv` (whose doc
+//! states the forms); `from_value` then checks and reads it. A refusal lists the flags' own
+//! mistakes (missing required flags last, in field order), then the values' issues.
 
 mod form;
 mod help;
@@ -40,29 +16,19 @@ struct Flag {
     wire: String,
     form: Form,
     values: Vec<String>,
-    /// How it was written first, for messages.
+    /// As first written, for messages.
     spelled: String,
 }
 
-fn flag_list(flags: &[Flag]) -> String {
-    let names: Vec<String> = flags
-        .iter()
-        .map(|f| format!("--{}", kebab(&f.wire)))
-        .collect();
-    names.join(", ")
-}
-
-/// A command line read into the arguments object, before `from_value` checks and reads the
-/// values: the flags' own mistakes so far, and the flags, to say later issues of them.
+/// A command line read into the arguments object, with the flags' own mistakes and the flags
+/// to say later issues of.
 pub(crate) struct Read {
     object: Map<String, Value>,
     issues: Vec<Issue>,
     flags: Vec<Flag>,
 }
 
-/// Reads command-line arguments into the arguments object of the type whose schema tree is
-/// `schema` (see the module docs). `--help` answers with one issue of kind
-/// [`IssueKind::Help`] whose message is the help text.
+/// `--help` answers with one [`IssueKind::Help`] issue whose message is the help text.
 pub(crate) fn read<I, S>(name: &str, schema: &'static Schema, args: I) -> Result<Read, ArgsError>
 where
     I: IntoIterator<Item = S>,
@@ -85,8 +51,7 @@ where
         let arg = &args[i];
         i += 1;
         if arg == "--" {
-            // A bare `--` ends the flags: every word after it is positional, and a tool takes
-            // flags only.
+            // Words after `--` are positional, and a tool takes flags only.
             for rest in &args[i..] {
                 issues.push(Issue::usage("", error::no_positionals(rest, name)));
             }
@@ -111,8 +76,13 @@ where
             .iter_mut()
             .find(|f| f.wire == key || kebab(&f.wire) == key)
         else {
-            let known = flag_list(&flags);
-            issues.push(Issue::usage(key, error::unknown_flag(key, &known)));
+            let known: Vec<String> = (flags.iter())
+                .map(|f| format!("--{}", kebab(&f.wire)))
+                .collect();
+            issues.push(Issue::usage(
+                key,
+                error::unknown_flag(key, &known.join(", ")),
+            ));
             // Its value, if it has one, goes with it.
             if inline.is_none() && args.get(i).is_some_and(|next| !next.starts_with("--")) {
                 i += 1;
@@ -124,8 +94,7 @@ where
         }
         let value = match (inline, flag.form) {
             (Some(value), _) => value,
-            // `--dry-run false` would set the flag and leave `false` over: a boolean flag
-            // takes its value after `=` only, so say how to write it.
+            // `--dry-run false` would leave `false` over: a boolean takes its value after `=`.
             (None, Form::Flag | Form::Unit) => match args.get(i).map(String::as_str) {
                 Some(word @ ("true" | "false")) => {
                     i += 1;
@@ -154,7 +123,7 @@ where
     let mut missing = Vec::new();
     for (flag, field) in flags.iter().zip(&fields) {
         let Some(first) = flag.values.first() else {
-            // A flag that was written but has no value is already an issue.
+            // A flag written without its value is already an issue.
             if field.required && flag.spelled.is_empty() {
                 missing.push((field.order, flag.wire.clone()));
             }
@@ -162,9 +131,8 @@ where
         };
         let repeated = flag.values.len() > 1;
         let value = match flag.form {
-            // Given once, only text that is a JSON array is the whole list, for rule R1 to
-            // repair (or R3 to refuse) as on MCP; any other text, `[preview].png` included,
-            // is one item.
+            // Given once, only a JSON array is the whole list, for R1 to repair or R3 to
+            // refuse as on MCP; any other text, `[preview].png` included, is one item.
             Form::List(_) if !repeated && is_json_array(first) => Value::String(first.clone()),
             Form::List(item) => {
                 Value::Array(flag.values.iter().map(|v| item_value(v, item)).collect())
@@ -172,7 +140,6 @@ where
             Form::OneOrMany(item) if repeated => {
                 Value::Array(flag.values.iter().map(|v| item_value(v, item)).collect())
             }
-            // Given once: one value; a list written as text is refused by R3.
             Form::OneOrMany(item) => item_value(first, item),
             _ if repeated => {
                 issues.push(Issue::usage(
@@ -184,8 +151,7 @@ where
             Form::Text => Value::String(first.clone()),
             Form::Number => item_value(first, Item::Number),
             Form::Flag => item_value(first, Item::Boolean),
-            // A unit variant named (`--stop`): its key holds `null`; `--stop=false` leaves
-            // it out.
+            // A unit variant (`--stop`): its key holds `null`; `--stop=false` leaves it out.
             Form::Unit => match first.as_str() {
                 "true" => Value::Null,
                 "false" => continue,
@@ -195,7 +161,6 @@ where
         };
         object.insert(flag.wire.clone(), value);
     }
-    // Every missing required flag, in the type's field order.
     missing.sort_by_key(|&(order, _)| order);
     for (_, wire) in missing {
         issues.push(Issue::usage(
@@ -211,16 +176,13 @@ where
 }
 
 impl Read {
-    /// The arguments object the flags made, for `from_value`.
     pub(crate) fn arguments(&mut self) -> Value {
         Value::Object(core::mem::take(&mut self.object))
     }
 
-    /// The answer, from what `from_value` made of [`Read::arguments`]: with no mistake in the
-    /// flags, its own, each issue said of its flag; else the flags' mistakes first, then the
-    /// issues of the values that were given (so one refusal lists every issue), leaving out
-    /// what follows from a flag's mistake (its field missing, or an issue of the whole
-    /// arguments): the flag's issue already says it.
+    /// With no mistake in the flags, `from_value`'s issues said of their flags; else the
+    /// flags' mistakes, then the values' issues but those that follow from a mistake (its
+    /// field missing, an issue of the whole arguments).
     pub(crate) fn finish<T>(self, found: Result<T, ArgsError>) -> Result<T, ArgsError> {
         let Read {
             mut issues, flags, ..
@@ -260,10 +222,8 @@ impl Read {
     }
 }
 
-/// An issue `from_value` found in a flag's value, said the command line's way: it names the
-/// flag as it was written (`` `--timeout-secs`: invalid type… ``, `` `--filters.case`: … ``
-/// below it), and a list written as text at a one-or-many flag says to repeat the flag. The
-/// path stays the field's, as on every surface.
+/// `from_value`'s issue said of the flag as written (`` `--timeout-secs`: … ``), its path
+/// unchanged; a list written as text at a one-or-many flag says to repeat the flag.
 fn said_of_flags(issue: &Issue, flags: &[Flag]) -> Issue {
     let path = issue.path();
     let found = flags.iter().find_map(|flag| {
@@ -294,8 +254,7 @@ fn said_of_flags(issue: &Issue, flags: &[Flag]) -> Issue {
     Issue::new(issue.kind(), path, message)
 }
 
-/// Whether `text` is one JSON array (surrounding JSON whitespace allowed), as serde_json reads
-/// it: the whole list written as text, rather than one item that happens to start with `[`.
+/// One JSON array as serde_json reads it, rather than one item that starts with `[`.
 fn is_json_array(text: &str) -> bool {
     text.trim_start().starts_with('[')
         && matches!(serde_json::from_str::<Value>(text), Ok(Value::Array(_)))

@@ -1,6 +1,5 @@
-//! Compiling a JSON Schema into the arena of [`Node`]s, in four steps: read every subschema
-//! (`read`), resolve `$ref`s to indices and merge `allOf`s (`link`), then, here, decide each
-//! node's [`Form`] and build the validators the walk asks (`jsonschema`).
+//! The last stage of compiling a schema: after `read` and `link`, decide each node's [`Form`]
+//! and build the `jsonschema` validators the walk asks.
 
 use serde_json::Value;
 
@@ -12,14 +11,12 @@ use super::SchemaError;
 use crate::json::depth::MAX_DEPTH;
 use crate::schema::write::{LENIENT_SIGNED, LENIENT_UNSIGNED};
 
-/// The URI the whole schema is registered under, for the validators of its parts.
 const BASE: &str = "urn:stitch:schema";
 
-/// Above this many properties a node finds a key's ordinal through a hash map.
+/// Above this many properties a node finds a key's ordinal through a hash index.
 const INDEXED: usize = 8;
 
-/// Compiles `schema` into its nodes and the root's index. Each step is linear in the size of
-/// the schema (a key, a `required` name, a merged property is found in constant time).
+/// Each step is linear in the size of the schema.
 pub(crate) fn compile(schema: &Value) -> Result<(Vec<Node>, Id), SchemaError> {
     let Reader {
         mut nodes,
@@ -34,8 +31,6 @@ pub(crate) fn compile(schema: &Value) -> Result<(Vec<Node>, Id), SchemaError> {
     Ok((nodes, root))
 }
 
-/// Gives each node with many properties its index by name, and every node the flags of its
-/// required properties.
 fn index_properties(nodes: &mut [Node]) {
     for node in nodes.iter_mut() {
         if node.properties.len() > INDEXED {
@@ -63,15 +58,13 @@ fn index_properties(nodes: &mut [Node]) {
     }
 }
 
-/// Decides the rule at each node (see [`Form`]), and refuses a schema whose unions would make
-/// the walk endless or exponential (`cost`).
+/// Refuses a schema whose unions would make the walk endless or exponential (`cost`).
 fn decide_forms(nodes: &mut [Node]) -> Result<(), SchemaError> {
     for id in 0..nodes.len() {
         let form = form_of(nodes, id);
         nodes[id].form = form;
     }
     super::cost::check(nodes)?;
-    // Then what the walk asks of each node at every call, once.
     for id in 0..nodes.len() {
         nodes[id].limited = limited(nodes, id, 0);
     }
@@ -87,9 +80,8 @@ fn decide_forms(nodes: &mut [Node]) -> Result<(), SchemaError> {
             None if nodes[id].prefix.is_empty() => ListCheck::Anything,
             _ => ListCheck::Validate,
         };
-        // (A constrained string item is checked: not one of these; nor is an item that judges
-        // its string, by `enum`/`const` or a `char`'s length, so a value it refuses is
-        // reported with the other issues.)
+        // An item that judges its string (a constraint, `enum`/`const`, a `char`'s length) is
+        // not one of these, so a value it refuses is reported with the other issues.
         let string_items = items.is_some_and(|item| {
             matches!(item.form, Form::Typed)
                 && item.types.without(Types::NULL) == Types::STRING
@@ -104,9 +96,7 @@ fn decide_forms(nodes: &mut [Node]) -> Result<(), SchemaError> {
     Ok(())
 }
 
-/// Whether `text` is the string a `lenient_scalars` field's `scalar` may be written as, as
-/// stitch's schemas write it (`crate::schema::write`): `true`/`false` for a boolean, the
-/// digits of an integer, a JSON number.
+/// Whether `text` is the string stitch's schemas write for a `lenient_scalars` `scalar`.
 fn lenient_text(scalar: &Node, text: &Node) -> bool {
     if !(scalar.typed && text.typed && text.types == Types::STRING && text.members.is_empty()) {
         return false;
@@ -127,8 +117,7 @@ fn lenient_text(scalar: &Node, text: &Node) -> bool {
     text.values.is_none() && pattern.is_some_and(|p| wants.contains(&p))
 }
 
-/// The JSON number's grammar as stitch's schemas write it for a lenient number (`write::scalars`),
-/// unescaped.
+/// The JSON number's grammar as `write::scalars` writes it for a lenient number, unescaped.
 const LENIENT_NUMBER_TEXT: &str = r"^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$";
 
 /// Whether `n`'s property `key` takes any string and nothing else.
@@ -242,7 +231,7 @@ fn form_of(nodes: &[Node], id: Id) -> Form {
     Form::Untagged
 }
 
-/// Whether a string is a value of node `id` (R2: a string-bearing position).
+/// R2: a string-bearing position.
 pub(crate) fn takes_strings(nodes: &[Node], id: Id, depth: usize) -> bool {
     let node = &nodes[resolve(nodes, id)];
     if depth > MAX_DEPTH {
@@ -254,7 +243,7 @@ pub(crate) fn takes_strings(nodes: &[Node], id: Id, depth: usize) -> bool {
         Form::Keyed { units, .. } => !units.is_empty(),
         Form::Tagged { .. } => false,
         Form::OneOrMany { one, .. } => takes_strings(nodes, *one, depth + 1),
-        // Its text is read as the scalar: no string is a value here (R1/R2 as the derive's).
+        // Its text is read as the scalar, as the derive's.
         Form::Lenient { .. } => false,
         Form::Untagged => node
             .members
@@ -263,8 +252,7 @@ pub(crate) fn takes_strings(nodes: &[Node], id: Id, depth: usize) -> bool {
     }
 }
 
-/// Whether a number or string walked at node `id` may break a constraint: a leaf's own, the
-/// one value's of a `OneOrMany`, a member's of an untagged union.
+/// A leaf's own constraints, a `OneOrMany`'s one value's, an untagged member's.
 fn limited(nodes: &[Node], id: Id, depth: usize) -> bool {
     let node = &nodes[resolve(nodes, id)];
     if depth > MAX_DEPTH {
@@ -280,19 +268,16 @@ fn limited(nodes: &[Node], id: Id, depth: usize) -> bool {
     }
 }
 
-/// Whether node `id` is an array member: a list (not a tuple) of its items.
+/// A list, not a tuple.
 pub(crate) fn is_array_member(nodes: &[Node], id: Id) -> bool {
     let node = &nodes[resolve(nodes, id)];
     node.form == Form::Typed && node.types.has(Types::ARRAY) && !node.is_tuple()
 }
 
-/// Builds a validator for every node the walk validates against: the members of untagged
-/// unions (serde's pick), the array members of string-bearing unions (R3), and a position
-/// that takes both strings and arrays itself. They are built from the schema without its
-/// value constraints (`constraints::strip`): serde's pick and R3 judge types and shapes, as
-/// the derive's do. An untagged union's members also get a validator of the whole subschema
-/// when the schema has constraints, so that a member the value satisfies in full is picked
-/// first.
+/// Validators for untagged members (serde's pick), `OneOrMany` arrays (R3) and positions
+/// taking both strings and arrays, built without value constraints since serde's pick and R3
+/// judge types and shapes; untagged members also get one with them, so a member the value
+/// satisfies in full is picked first.
 fn build_validators(nodes: &mut [Node], schema: &Value) -> Result<(), SchemaError> {
     build_matchers(nodes)?;
     let mut wanted = vec![false; nodes.len()];
@@ -353,7 +338,6 @@ fn build_validators(nodes: &mut [Node], schema: &Value) -> Result<(), SchemaErro
     Ok(())
 }
 
-/// The whole schema `document`, registered under [`BASE`] for the validators of its parts.
 fn registry(document: Value) -> Result<jsonschema::Registry<'static>, SchemaError> {
     jsonschema::Registry::new()
         .add(BASE, document)
@@ -361,7 +345,6 @@ fn registry(document: Value) -> Result<jsonschema::Registry<'static>, SchemaErro
         .map_err(|e| SchemaError::new(String::new(), format!("the schema cannot be read: {e}")))
 }
 
-/// A validator of `node`'s subschema, through the registry `options` hold.
 fn validator_at(
     options: &jsonschema::ValidationOptions<'_>,
     node: &Node,
@@ -373,8 +356,7 @@ fn validator_at(
         .map_err(|e| SchemaError::new(node.pointer.clone(), format!("invalid subschema: {e}")))
 }
 
-/// Builds the matcher of every `patternProperties` pattern: a validator of `{"pattern": …}`,
-/// so that a key is matched as the schema's validator matches it.
+/// `patternProperties` keys are matched by a `{"pattern": …}` validator, as the schema's own.
 fn build_matchers(nodes: &mut [Node]) -> Result<(), SchemaError> {
     for node in nodes.iter_mut() {
         for pattern in &mut node.patterns {
@@ -391,7 +373,7 @@ fn build_matchers(nodes: &mut [Node]) -> Result<(), SchemaError> {
     Ok(())
 }
 
-/// Whether the schema writes a tuple as draft-07 does (`items` as a list).
+/// draft-07's tuple: `items` as a list.
 fn uses_item_lists(schema: &Value, depth: usize) -> bool {
     if depth > MAX_SCHEMA_DEPTH {
         return false;
@@ -405,7 +387,7 @@ fn uses_item_lists(schema: &Value, depth: usize) -> bool {
     }
 }
 
-/// A JSON pointer as a URI fragment: bytes outside the unreserved set and `/` escaped.
+/// Bytes outside the unreserved set and `/` escaped.
 fn percent_encode(pointer: &str) -> String {
     let mut out = String::with_capacity(pointer.len());
     for b in pointer.bytes() {

@@ -1,9 +1,6 @@
-//! Value constraints from a schema (`minimum`, `exclusiveMaximum`, `multipleOf`, `minLength`,
-//! `maxLength`, `pattern`): read into a node's [`Limits`] and compiled pattern, checked at each
-//! number or string the node takes in the derive's words (`crate::limits`), and taken out of
-//! the schema the validators are built from, so that R3's "an array member takes the list"
-//! and serde's pick judge types and shapes only, as the derive's do
-//! (`docs/coercer.md`).
+//! Value constraints from a schema: read into a node's [`Limits`] and pattern, checked in the
+//! derive's words (`crate::limits`), and stripped from the validators' schema so that R3 and
+//! serde's pick judge types and shapes only, as the derive's do (`docs/coercer.md`).
 
 use serde_json::{Map, Value};
 
@@ -16,8 +13,7 @@ use crate::limits::{pattern_broken, Num};
 use crate::path::Path;
 use crate::walk::Cx;
 
-/// The keywords read as value constraints; a node's `constraint_keys` has bit `i` for
-/// `KEYWORDS[i]`.
+/// A node's `constraint_keys` has bit `i` for `KEYWORDS[i]`.
 pub(super) use crate::limits::KEYWORDS;
 
 const MINIMUM: u8 = 1;
@@ -29,18 +25,15 @@ const MIN_LENGTH: u8 = 1 << 5;
 const MAX_LENGTH: u8 = 1 << 6;
 const PATTERN: u8 = 1 << 7;
 
-/// Reads the constraint keywords of the subschema `map` (at `at`) into `node`, whose type is
-/// read already. An integer's `minimum`/`maximum` that are exactly a Rust integer type's range
-/// and a string's `minLength`/`maxLength` of 1 and 1 stay facts of the type (`range`,
-/// `length`: serde names them `u8`, `a character`); every other bound is a constraint. A
-/// pattern is compiled here, by `regex-lite` or else as `jsonschema`'s `pattern` keyword; one
-/// that neither compiles is a [`SchemaError`] at its pointer.
+/// `node`'s type is read already: an integer's bounds that are exactly a Rust type's range
+/// and a string's lengths of 1 and 1 stay facts of the type (`range`, `length`). A pattern
+/// neither `regex-lite` nor `jsonschema` compiles is a [`SchemaError`] at its pointer.
 pub(super) fn read(map: &Map<String, Value>, at: &str, node: &mut Node) -> Result<(), SchemaError> {
     let limits = &mut node.limits;
     let mut keys = 0u8;
     limits.minimum = bound(map, at, "minimum", MINIMUM, &mut keys)?;
     limits.maximum = bound(map, at, "maximum", MAXIMUM, &mut keys)?;
-    // draft-04 writes `exclusiveMinimum: true` beside `minimum`: the minimum is exclusive.
+    // draft-04: `exclusiveMinimum: true` beside `minimum` makes the minimum exclusive.
     match map.get("exclusiveMinimum") {
         Some(Value::Bool(exclusive)) => {
             keys |= EXCLUSIVE_MINIMUM;
@@ -124,7 +117,6 @@ pub(super) fn read(map: &Map<String, Value>, at: &str, node: &mut Node) -> Resul
     Ok(())
 }
 
-/// A number keyword as a bound: `None` when absent.
 fn bound(
     map: &Map<String, Value>,
     at: &str,
@@ -145,7 +137,7 @@ fn bound(
     }
 }
 
-/// A length keyword: a non-negative integer (`2.0` is one).
+/// A non-negative integer (`2.0` is one).
 fn length(
     map: &Map<String, Value>,
     at: &str,
@@ -167,7 +159,6 @@ fn length(
     Ok(Some(usize::try_from(n).unwrap_or(usize::MAX)))
 }
 
-/// A bound that is a whole number, as an integer.
 fn whole(n: Num) -> Option<i128> {
     match n {
         Num::Int(i) => Some(i),
@@ -176,9 +167,8 @@ fn whole(n: Num) -> Option<i128> {
     }
 }
 
-/// Checks `value`, a number or string that node `node` takes (its type, `enum` and Rust type
-/// admit it), against the node's constraints: the first one broken is an issue at `at`, in the
-/// derive's words (`0 is less than the minimum of 1`).
+/// `value` is a number or string the node's type admits; the first constraint broken is an
+/// issue at `at`.
 #[inline]
 pub(super) fn check(node: &Node, value: &Value, cx: &mut Cx, at: &Path<'_>) {
     if node.limited && cx.checks_constraints() {
@@ -190,8 +180,8 @@ pub(super) fn check(node: &Node, value: &Value, cx: &mut Cx, at: &Path<'_>) {
 #[inline(never)]
 fn broken(node: &Node, value: &Value, cx: &mut Cx, at: &Path<'_>) {
     let mut limits = node.limits;
-    // `minimum`/`maximum` of exactly `∓f32::MAX` (an `f32`'s schema): the number is judged as
-    // the derive judges it, as an `f32` (`3.40282356e38` rounds to `f32::MAX`).
+    // Bounds of exactly `∓f32::MAX` (an `f32`'s schema): judged as the derive judges an `f32`
+    // (`3.40282356e38` rounds to `f32::MAX`).
     let f32_bound =
         |n: Option<Num>, want: f32| matches!(n, Some(Num::Float(f, _)) if f == f64::from(want));
     if f32_bound(limits.minimum, -f32::MAX) && f32_bound(limits.maximum, f32::MAX) {
@@ -219,13 +209,12 @@ fn broken(node: &Node, value: &Value, cx: &mut Cx, at: &Path<'_>) {
     }
 }
 
-/// Whether the node itself has a constraint (a leaf's).
+/// A leaf's own constraints.
 pub(super) fn has_own(node: &Node) -> bool {
     node.limits.on_numbers() || node.limits.on_strings() || node.text_pattern.is_some()
 }
 
-/// Takes the keywords read as constraints out of `document` (the schema the validators are
-/// built from), at each node's pointer; whether any was taken out.
+/// Takes the constraint keywords out of `document` at each node's pointer; whether any was.
 pub(super) fn strip(document: &mut Value, nodes: &[Node]) -> bool {
     let mut any = false;
     for node in nodes.iter().filter(|n| n.constraint_keys != 0) {

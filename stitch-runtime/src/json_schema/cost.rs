@@ -1,19 +1,15 @@
-//! What a schema may cost the walk of one call, decided when the coercer is built.
-//!
-//! A union walks the value it is given against its members, and a member that is itself a
-//! union (through `$ref`s) walks the same value again. A schema from a peer may make that
-//! endless (`a = anyOf[a, …]`) or exponential (a chain of unions sharing their members);
-//! such a schema is refused here, so the coercer's walk of a call stays linear in the call.
+//! Refuses, when the coercer is built, a schema whose unions would make the walk of a peer's
+//! call endless (`a = anyOf[a, …]`) or exponential (unions sharing members), so the walk stays
+//! linear in the call.
 
 use super::node::{resolve, Form, Id, Node};
 use super::SchemaError;
 
-/// The most schemas one value may be walked against at one position, the position's own
-/// and those of every union member under it that takes the same value (a 20-member union of
-/// 20-member unions is 421).
+/// The most schemas one value may be walked against at one position, its own and every union
+/// member's under it that takes the same value (a 20-member union of 20-member unions is 421).
 pub const MAX_UNION_WALK: u64 = 1000;
 
-/// The nodes a value walked at `id` is walked against too: a union's members.
+/// A union's members.
 fn same_value(nodes: &[Node], id: Id) -> Vec<Id> {
     let node = &nodes[id];
     let ids: Vec<Id> = match &node.form {
@@ -26,13 +22,13 @@ fn same_value(nodes: &[Node], id: Id) -> Vec<Id> {
     ids.into_iter().map(|id| resolve(nodes, id)).collect()
 }
 
-/// Refuses a union that reaches itself without going into an array or an object, and a
-/// position whose unions walk one value against more than [`MAX_UNION_WALK`] schemas.
-/// Iterative (an explicit stack): a peer's schema cannot overflow this one either.
+/// Refuses a union that reaches itself without entering an array or object, and a position
+/// walking one value against more than [`MAX_UNION_WALK`] schemas; iterative, so a peer's
+/// schema cannot overflow the stack.
 pub(crate) fn check(nodes: &[Node]) -> Result<(), SchemaError> {
     const NEW: u64 = 0;
     const OPEN: u64 = u64::MAX;
-    // The number of schemas a value is walked against at each node, once decided.
+    // Schemas a value is walked against at each node, once decided.
     let mut walks = vec![NEW; nodes.len()];
     for start in 0..nodes.len() {
         if walks[start] != NEW {

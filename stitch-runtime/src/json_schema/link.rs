@@ -7,7 +7,7 @@ use super::node::{resolve, Additional, Id, Node, Pattern};
 use super::read::join;
 use super::SchemaError;
 
-/// Decodes a JSON pointer's `~1` and `~0`, and the percent-escapes a URI fragment may hold.
+/// Decodes `~1`, `~0`, and the percent-escapes a URI fragment may hold.
 fn unescape_pointer(fragment: &str) -> Option<String> {
     let bytes = fragment.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
@@ -25,13 +25,12 @@ fn unescape_pointer(fragment: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// Resolves every `$ref` to the node it names: `#` (the root), `#/json/pointer` (to a
-/// subschema read above: `$defs`, `definitions`, or any other place), `#Name` (an `$anchor`).
+/// `#` (the root), `#/json/pointer` (any subschema), `#Name` (an `$anchor`).
 pub(crate) fn resolve_refs(
     nodes: &mut [Node],
     anchors: &HashMap<String, Id>,
 ) -> Result<(), SchemaError> {
-    // Each node by its pointer, borrowed, and only when a `$ref` names a pointer.
+    // Borrowed, and built only when a `$ref` names a pointer.
     let pointers = nodes
         .iter()
         .any(|n| n.reference.as_deref().is_some_and(|r| r.starts_with("#/")));
@@ -77,11 +76,10 @@ pub(crate) fn resolve_refs(
     for (id, target) in targets {
         nodes[id].target = Some(target);
     }
-    // A chain of references that comes back to where it started stands for nothing.
     no_cycle(nodes, "$ref")
 }
 
-/// An error naming the first node whose chain of targets never ends (a cycle made of `what`).
+/// Names the first node whose chain of targets never ends.
 fn no_cycle(nodes: &[Node], what: &str) -> Result<(), SchemaError> {
     for id in 0..nodes.len() {
         let mut at = id;
@@ -100,15 +98,12 @@ fn no_cycle(nodes: &[Node], what: &str) -> Result<(), SchemaError> {
     Ok(())
 }
 
-/// Merges each `allOf` into its node: a node with nothing of its own and one member stands
-/// for that member; otherwise what a member says and the node does not is taken from it
-/// (types intersected, properties, patterns and `required` joined).
+/// A node with nothing of its own and one member stands for it; otherwise what a member says
+/// and the node does not is taken (types intersected, properties, patterns, `required` joined).
 ///
-/// A member is merged before the node that uses it, whatever the order of the schema's
-/// names: a member reached through `$ref`s (`a` ← `b` ← `c`, in any order of `$defs`) is
-/// complete when it is merged. A node's dependencies are its `allOf` members and the node its
-/// `$ref` names; they are visited depth first with an explicit stack (no recursion however
-/// long the chain), and a dependency already being visited (a cycle) is not waited for.
+/// Members, and `$ref` targets, are merged before the node that uses them whatever the order
+/// of `$defs`: depth first with an explicit stack, a dependency already on it (a cycle) not
+/// waited for.
 pub(crate) fn merge_all_of(nodes: &mut [Node]) -> Result<(), SchemaError> {
     const TODO: u8 = 0;
     const VISITING: u8 = 1;
@@ -139,11 +134,10 @@ pub(crate) fn merge_all_of(nodes: &mut [Node]) -> Result<(), SchemaError> {
             }
         }
     }
-    // An `allOf` may have closed a cycle of references.
     no_cycle(nodes, "allOf")
 }
 
-/// Merges node `id`'s `allOf`, its members being merged already.
+/// `id`'s members are merged already.
 fn merge_one(nodes: &mut [Node], id: Id) {
     if nodes[id].all_of.is_empty() || nodes[id].target.is_some() {
         return;
@@ -154,7 +148,7 @@ fn merge_one(nodes: &mut [Node], id: Id) {
         nodes[id].target = Some(members[0]);
         return;
     }
-    // The names already there, so that joining is linear in the members' sizes.
+    // So that joining is linear in the members' sizes.
     let mut have: HashSet<String> = nodes[id]
         .properties
         .iter()
@@ -204,9 +198,8 @@ fn merge_one(nodes: &mut [Node], id: Id) {
         node.range.1 = node.range.1.or(range.1);
         node.length.0 = node.length.0.or(length.0);
         node.length.1 = node.length.1.or(length.1);
-        // One bound of each keyword and one pattern are checked: the node's own, else the
-        // first member's. (Others are the validator's, after the coercer: a call is never
-        // refused for what the schema does not say.)
+        // The node's own bound of each keyword and pattern, else the first member's; the rest
+        // are the validator's, after the coercer.
         let own = &mut node.limits;
         own.minimum = own.minimum.or(limits.minimum);
         own.maximum = own.maximum.or(limits.maximum);

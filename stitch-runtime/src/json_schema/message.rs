@@ -1,17 +1,15 @@
 //! What the coercer says when it refuses a value: serde's words where the schema says the
-//! Rust type, and the keyword that failed where it does not (`enum`, `const`). A value
-//! constraint (`minimum`, `maxLength`, `pattern`) is worded by `crate::limits`, as the derive
-//! words it (`constraints`).
+//! Rust type, the failed keyword where it does not; value constraints are worded by
+//! `crate::limits`.
 
 use serde_json::Value;
 
 use super::node::{resolve, Form, Id, Node, Types};
 use crate::error;
 
-/// What an untagged union says when no member takes the value (serde names the enum).
+/// serde would name the enum; the schema cannot.
 pub(super) const NO_MATCH: &str = "data did not match any variant of the schema's anyOf/oneOf";
 
-/// serde's reason for refusing `value` at `node`.
 pub(super) fn reason(nodes: &[Node], node: &Node, value: &Value) -> String {
     match &node.form {
         Form::Typed => {}
@@ -43,7 +41,6 @@ pub(super) fn reason(nodes: &[Node], node: &Node, value: &Value) -> String {
         }
     }
     let types = node.types.without(Types::NULL);
-    // A string naming no variant of a string enum (a unit-variant enum).
     if let (Some(values), Value::String(s)) = (&node.values, value) {
         if types == Types::STRING && node.takes(value) {
             let names: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
@@ -82,10 +79,7 @@ pub(super) fn reason(nodes: &[Node], node: &Node, value: &Value) -> String {
     error::invalid_type(value, &expected(node))
 }
 
-/// Why a value of a type `node` takes is refused by a keyword of its type: `enum`/`const`
-/// (named), an integer outside the Rust integer type `minimum`/`maximum` give (serde's
-/// `expected u8`). Other bounds are value constraints (`constraints`), judged only on a value
-/// the type takes.
+/// `enum`/`const` (named), or an integer outside the Rust type its bounds give (`expected u8`).
 fn keyword_reason(node: &Node, value: &Value) -> Option<String> {
     if let Some(values) = &node.values {
         if !values.contains(value) {
@@ -108,7 +102,6 @@ fn keyword_reason(node: &Node, value: &Value) -> Option<String> {
     }
 }
 
-/// What a node expects, in serde's words where the schema says the Rust type.
 pub(super) fn expected(node: &Node) -> String {
     let types = node.types.without(Types::NULL);
     let mut words = Vec::new();
@@ -147,7 +140,7 @@ pub(super) fn expected(node: &Node) -> String {
     words.join(" or ")
 }
 
-/// The Rust integer type whose range the schema gives (`"u32"`), as serde names it.
+/// As serde names it (`"u32"`).
 pub(super) fn integer_name(range: (Option<i128>, Option<i128>)) -> &'static str {
     const TYPES: [(&str, i128, i128); 8] = [
         ("u8", 0, u8::MAX as i128),
@@ -168,13 +161,12 @@ pub(super) fn integer_name(range: (Option<i128>, Option<i128>)) -> &'static str 
     }
 }
 
-/// serde's `invalid value: …, expected …`.
 pub(super) fn invalid_value(value: &Value, expected: &str) -> String {
     use serde::de::Error as _;
     serde_json::Error::invalid_value(error::unexpected(value), &expected).to_string()
 }
 
-/// What a `OneOrMany` of node `one` takes (as `error::one_or_many_expected`).
+/// As `error::one_or_many_expected`.
 pub(super) fn one_or_many_expected(nodes: &[Node], one: Id) -> &'static str {
     let node = &nodes[resolve(nodes, one)];
     let types = node.types.without(Types::NULL);
@@ -209,7 +201,6 @@ pub(super) fn one_of(names: &[&str]) -> String {
     }
 }
 
-/// serde's `unknown variant` message.
 pub(super) fn unknown_variant(name: &str, names: &[&str]) -> String {
     if names.is_empty() {
         format!("unknown variant `{name}`, there are no variants")
@@ -218,7 +209,7 @@ pub(super) fn unknown_variant(name: &str, names: &[&str]) -> String {
     }
 }
 
-/// serde's `unknown field` message, the fields listed as the schema's properties.
+/// The fields listed as the schema's properties.
 pub(super) fn unknown_field(key: &str, properties: &[(String, Id)], tag: Option<&str>) -> String {
     let names: Vec<&str> = properties
         .iter()

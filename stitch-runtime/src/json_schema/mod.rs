@@ -1,12 +1,11 @@
 //! The rules driven by a JSON Schema known only at run time (feature `json-schema`).
 //!
-//! A [`Coercer`] is compiled once from a tool's JSON Schema (an MCP `inputSchema`, in the
-//! 2020-12 or the draft-07 form) and then applies the rules R1–R7 (`docs/rules.md`) to
-//! each call's arguments, exactly as [`ToolArgs::coerce_value`](crate::ToolArgs::coerce_value)
-//! applies them for a Rust type: the same messages at the same dotted paths, every issue at
-//! once (at most [`MAX_ISSUES`](crate::MAX_ISSUES)), the value untouched on `Err`, the depth
-//! limit ([`MAX_DEPTH`](crate::MAX_DEPTH)), and no allocation on a call that is accepted as
-//! sent.
+//! A [`Coercer`] is compiled once from a tool's JSON Schema (an MCP `inputSchema`, 2020-12 or
+//! draft-07) and applies R1–R7 (`docs/rules.md`) to each call as
+//! [`ToolArgs::coerce_value`](crate::ToolArgs::coerce_value) does for a Rust type: the same
+//! messages at the same dotted paths, every issue at once (at most
+//! [`MAX_ISSUES`](crate::MAX_ISSUES)), the value untouched on `Err`, the depth limit
+//! ([`MAX_DEPTH`](crate::MAX_DEPTH)), and no allocation on a call accepted as sent.
 //!
 //! ```
 //! use serde_json::json;
@@ -36,84 +35,17 @@
 //! assert_eq!(args, json!({"paths": "[preview].png", "tags": ["x"]}));
 //! ```
 //!
-//! # From the schema to the rules
+//! In short: where the schema takes a string, a string is kept (R2) unless it is a list
+//! written as text that an array member would take (R3); where it takes arrays or objects but
+//! no string, JSON text is repaired (R1); `null` at a property `required` does not list and
+//! whose schema does not take `null` is the property left out, and dropped (R8).
 //!
-//! The derive knows a position's Rust type; the coercer reads the same facts from the
-//! schema:
-//!
-//! - **String-bearing.** A position is string-bearing when its schema accepts a JSON string:
-//!   `type` `string` (alone or in a list), a string `enum` or `const`, `{}`, or an
-//!   `anyOf`/`oneOf` member that is string-bearing. There a string is kept (R2), except a
-//!   list written as text (R3).
-//! - **Array members.** The array members of a union are its `anyOf`/`oneOf` members of type
-//!   `array` that list their items with `items` (a `prefixItems` tuple is not one). "The
-//!   array member accepts the list" means that member's subschema validates the parsed list,
-//!   checked by a real validator (the `jsonschema` crate, one validator compiled per array
-//!   member when the coercer is built): item types, `enum`s, `minItems`/`maxItems` and the
-//!   rest. Lists of plain strings (and of anything) are checked by stitch's own scanner, which
-//!   agrees with the validator there and allocates nothing.
-//! - **Repaired positions (R1).** A position whose schema accepts arrays or objects but no
-//!   string (`type` `array` or `object`, or keywords that describe one: `items`,
-//!   `properties`, `additionalProperties`) repairs JSON text: the parsed value replaces the
-//!   string when it is of a kind the position takes, and is walked in turn. A union with no
-//!   string-bearing member takes the parsed value of any kind, as the derive's unions do.
-//! - **Unions.** An `anyOf` of `T` and an array of `T` is `OneOrMany<T>`. A `oneOf` (or
-//!   `anyOf`) of objects that all give one required property a constant string (`const`, or
-//!   a one-value `enum`) is a tagged enum: the value is walked as the member its tag names.
-//!   One member may give it any string instead (`{"type": "string"}`, `#[serde(other)]`): the
-//!   member of every tag the others do not name.
-//!   A `oneOf` of one-key objects (`{"Variant": …}`, `additionalProperties: false`) and of
-//!   string enums is an externally tagged enum. Any other `anyOf`/`oneOf` is an untagged
-//!   enum: the member the validator takes as sent wins, and only when none does are the
-//!   members' repairs tried in order (`docs/rules.md#untagged`).
-//! - **One of these names.** An `anyOf`/`oneOf` (here or in an `allOf`) whose members each
-//!   only require one name (`{"required": ["colour"]}`) is no union: one of the names must be
-//!   sent (none is ``missing field `color` ``, the first name; two, under a `oneOf`, serde's
-//!   ``duplicate field `color` ``), and a `null` at one of them is a value, not the property
-//!   left out. The derive writes it for a required field with aliases.
-//! - **Written as text (`lenient_scalars`).** An `anyOf` of an integer, a number or a boolean
-//!   and a string of exactly the text stitch's schemas give it (`^(0|[1-9][0-9]*)$`,
-//!   `^(0|-?[1-9][0-9]*)$`, the JSON number's grammar, `enum` `"true"`/`"false"`) is the
-//!   scalar: its text is read into it when it reads back to itself within the type, as the
-//!   derive reads it, and is then judged as the scalar.
-//! - **Nullable.** `null` is left alone where the schema allows it: `"type": [… "null"]`,
-//!   `nullable: true` (OpenAPI), or a `{"type": "null"}` member of an `anyOf`/`oneOf` (which
-//!   is then set aside: the other members decide).
-//! - **Left out (R8).** `null` at a property that `required` does not list and whose schema
-//!   does not take `null` is the property left out, as the derive takes it at a defaulted
-//!   field: the key is dropped (a repair; a refused call keeps it). A schema cannot tell a
-//!   defaulted field from an `Option` one, whose `null` the derive keeps (serde reads `None`
-//!   either way).
-//! - **References.** `$ref` to `#`, to a JSON pointer (`#/$defs/Row`,
-//!   `#/definitions/Row`, any subschema), or to an `$anchor` (`#Row`, as stitch's recursive
-//!   schemas write it); a recursive schema is a cycle in the compiled arena. A `$ref`'s
-//!   sibling keywords are not read (draft-07's rule). An `allOf` is merged into its node.
-//! - **Type errors.** As `coerce_value`, the coercer reports a value of the wrong type, a
-//!   missing required property and, under `additionalProperties: false`, an unknown one, in
-//!   serde's words (`invalid type: string "x", expected u32`, ``missing field `line` ``),
-//!   with the Rust type read from the schema (an integer's `minimum`/`maximum`, a one-character
-//!   string). What the schema cannot say, it says in its own words: `an object` for a struct
-//!   (serde names the struct), `data did not match any variant of the schema's anyOf/oneOf`
-//!   for an untagged union (serde names the enum). `docs/rules.md` lists every place where
-//!   the two differ, and why.
-//!
-//! - **Value constraints.** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (a
-//!   number; draft-04's `true` beside `minimum`/`maximum` makes that bound exclusive),
-//!   `multipleOf`, `minLength`, `maxLength` (in code points) and `pattern` (ECMA-262, run by
-//!   `regex-lite` in linear time, or by `jsonschema`'s `pattern` keyword where it goes beyond
-//!   regex-lite, lookaround or backreferences; only a pattern that does not compile at all is a
-//!   [`SchemaError`] at its pointer) are checked at each number or string a position takes, once its type has
-//!   taken it, as `#[stitch(minimum = …, pattern = "…")]` has the derive check them, in the
-//!   same words (`0 is less than the minimum of 1`, ``"Abc" does not match the pattern
-//!   `^[a-z]+$` ``). An integer's `minimum`/`maximum` that are exactly a Rust integer type's
-//!   range, and a string's `minLength`/`maxLength` of 1 and 1, name the type instead (`expected
-//!   u8`, `expected a character`). The constraints take no part in R3 nor in serde's pick: the
-//!   validators of array members are built without them (item bounds stay), so `"[\"A\"]"`
-//!   where a lowercase string or a list of them is expected is a list written as text, refused
-//!   as one.
-//!
-//! Other keywords (`format`, `uniqueItems`, `not`, …) are not the coercer's: validate the
-//! coerced arguments against the schema afterwards.
+//! How a schema is read into positions (string-bearing members, array members, tagged and
+//! untagged unions, nullable, `$ref`, value constraints) and where the coercer must differ
+//! from the derive is in `docs/coercer.md`. A `pattern` runs in linear time with `regex-lite`,
+//! or as `jsonschema`'s beyond it; only one neither compiles is a [`SchemaError`]. Other
+//! keywords (`format`, `uniqueItems`, `not`, …) are not the coercer's: validate the coerced
+//! arguments against the schema afterwards.
 
 mod compile;
 mod constraints;
@@ -137,14 +69,12 @@ use self::node::{Id, Node};
 
 /// The rules R1–R7 for the arguments of one tool whose JSON Schema is known at run time.
 ///
-/// Built once per schema with [`Coercer::new`] (which compiles the schema and its
-/// validators), then shared: a `Coercer` is `Send + Sync`.
+/// Built once per schema with [`Coercer::new`], then shared: a `Coercer` is `Send + Sync`.
 pub struct Coercer {
     nodes: Vec<Node>,
     root: Id,
 }
 
-// A server builds one per tool and shares it between threads.
 const _: () = {
     const fn shared<T: Send + Sync>() {}
     shared::<Coercer>();
@@ -159,13 +89,11 @@ impl Coercer {
         Ok(Coercer { nodes, root })
     }
 
-    /// Applies the rules to `args` in place, as
-    /// [`ToolArgs::coerce_value`](crate::ToolArgs::coerce_value) does for a Rust type: on
-    /// `Ok`, JSON text at structured positions has been replaced by what it parses to and
-    /// nothing else changed; on `Err`, `args` is exactly as it was.
+    /// Applies the rules to `args` in place: on `Ok`, JSON text at structured positions has
+    /// been replaced by what it parses to and nothing else changed; on `Err`, `args` is
+    /// exactly as it was.
     pub fn coerce(&self, args: &mut Value) -> Result<(), ArgsError> {
-        // Arguments that are not an object, where the schema takes only objects, are refused
-        // at the root as the derive refuses them (`docs/rules.md#r5`); a string goes by R1.
+        // A non-object where only objects are taken is refused at the root (`docs/rules.md#r5`).
         if !matches!(args, Value::Object(_) | Value::String(_)) && self.takes_only_objects() {
             let message = crate::error::not_an_object(args);
             let issue = crate::error::Issue::invalid("", message);
@@ -174,8 +102,7 @@ impl Coercer {
         self.run(args, Cx::new(false))
     }
 
-    /// The check pass `cx` over `args`, then, when it found no issue and a repair is due, the
-    /// apply pass: the one order of every call.
+    /// The check pass, then, when it found no issue and a repair is due, the apply pass.
     fn run(&self, args: &mut Value, mut cx: Cx) -> Result<(), ArgsError> {
         let mut walk = walk::Walk {
             nodes: &self.nodes,
@@ -192,7 +119,6 @@ impl Coercer {
         Ok(())
     }
 
-    /// Whether the root schema (through its `$ref`s) takes objects and nothing else.
     fn takes_only_objects(&self) -> bool {
         let mut node = &self.nodes[self.root];
         let mut hops = 0;
@@ -205,15 +131,12 @@ impl Coercer {
         }
         node.typed && !node.nullable && node.types == node::Types::OBJECT
     }
-}
 
-impl Coercer {
-    /// Applies only what stitch's rules do, for a caller that forwards the arguments to
-    /// someone else's validation (`stitch-proxy`): a list written as text is refused (R3) —
-    /// the `Err` holds those refusals and nothing else; otherwise every repair is made (JSON
-    /// text where no string is expected, R1; `null` at a property that may be left out, R8),
-    /// and every other issue — a type error, a missing or unknown property, a bound — is left
-    /// for the validator that comes next. On `Err`, `args` is exactly as it was.
+    /// Applies only stitch's own rules, for a caller that forwards the arguments to another
+    /// validator (`stitch-proxy`): a list written as text is refused (R3) and the `Err` holds
+    /// only those refusals; otherwise every repair is made (R1, R8) and every other issue (a
+    /// type error, a missing or unknown property, a bound) is left to the next validator. On
+    /// `Err`, `args` is exactly as it was.
     ///
     /// ```
     /// use serde_json::json;

@@ -1,6 +1,5 @@
-//! Compiling, step one: reading every subschema into a [`Node`] of the arena, keywords
-//! checked, `$defs`/`definitions` and `$anchor`s recorded, `$ref`s kept as written (resolved by
-//! `link`).
+//! Compiling, step one: every subschema read into a [`Node`], keywords checked, `$defs` and
+//! `$anchor`s recorded, `$ref`s kept as written for `link`.
 
 use std::collections::HashMap;
 
@@ -11,11 +10,10 @@ use super::SchemaError;
 use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
 
-/// How deeply the schema itself may nest while it is read (it is read recursively).
+/// The schema is read recursively, so its own nesting is bounded.
 pub(crate) const MAX_SCHEMA_DEPTH: usize = 4 * MAX_DEPTH;
 
-/// Reads `schema` into nodes: the nodes, the root's index, each `$anchor`'s node. (A node's
-/// pointer is in the node; `link` indexes them only when a `$ref` names one.)
+/// The nodes, the root's index, each `$anchor`'s node.
 pub(crate) fn read(schema: &Value) -> Result<Reader, SchemaError> {
     let mut reader = Reader {
         nodes: Vec::new(),
@@ -26,14 +24,13 @@ pub(crate) fn read(schema: &Value) -> Result<Reader, SchemaError> {
     Ok(reader)
 }
 
-/// The nodes read, with what resolving the references needs.
 pub(crate) struct Reader {
     pub nodes: Vec<Node>,
     pub anchors: HashMap<String, Id>,
     pub root: Id,
 }
 
-/// Escapes a key as a JSON pointer token (`~` as `~0`, `/` as `~1`).
+/// A JSON pointer token (`~` as `~0`, `/` as `~1`).
 fn token(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
@@ -56,7 +53,6 @@ impl Reader {
         id
     }
 
-    /// Reads the subschema `schema` found at `pointer`.
     fn read(&mut self, schema: &Value, pointer: String, depth: usize) -> Result<Id, SchemaError> {
         if depth > MAX_SCHEMA_DEPTH {
             return Err(SchemaError::new(
@@ -65,8 +61,7 @@ impl Reader {
             ));
         }
         let map = match schema {
-            // `true` takes anything; `false` nothing, which is the validator's to say (the
-            // walk leaves the value as it is, as at `items: false` past a tuple's items).
+            // `false` is the validator's to refuse; the walk leaves the value as it is.
             Value::Bool(_) => return Ok(self.push(Node::new(pointer))),
             Value::Object(map) => map,
             _ => {
@@ -228,9 +223,8 @@ impl Reader {
             Some(_) => return Err(malformed(at, "additionalProperties", "a schema")),
         }
 
-        // `"not": {"anyOf": [{"properties": {"color": false, "colour": false}}, …]}`: one of
-        // each group's names must be sent (how the derive writes a field read under an alias
-        // too). Any other `not` is left to validation (`--refuse-invalid`).
+        // `"not": {"anyOf": [{"properties": {name: false, …}}]}`: one of each group's names
+        // must be sent (the derive's aliases). Any other `not` is left to validation.
         if let Some(groups) = map.get("not").and_then(|not| absent_groups(not, map)) {
             node.one_of_names
                 .extend(groups.into_iter().map(|names| (names, false)));
@@ -284,8 +278,7 @@ impl Reader {
             }
         }
 
-        // What the type is when `type` does not say: the kinds `enum`/`const` list, or the
-        // kind the keywords describe.
+        // Without `type`: the kinds `enum`/`const` list, or the kind the keywords describe.
         let implied = match (&node.values, types) {
             (_, Some(set)) => Some(set),
             (Some(values), None) => Some(
@@ -317,17 +310,15 @@ impl Reader {
         if node.typed && node.nullable {
             node.types = node.types.union(Types::NULL);
         }
-        // The value constraints, once the type is known (it decides which bounds name a Rust
-        // type rather than constrain one).
+        // After the type, which decides which bounds name a Rust type rather than constrain one.
         super::constraints::read(map, at, &mut node)?;
         self.nodes[id] = node;
         Ok(id)
     }
 }
 
-/// The names of an `anyOf`/`oneOf` whose members each only require one name
-/// (`{"required": ["color"]}`): one of these names must be sent, as a field read under an
-/// alias too is (the rest of the schema lists each name's property).
+/// An `anyOf`/`oneOf` whose members each only require one name: one of them must be sent, as
+/// a field read under an alias too.
 fn required_names(members: &[Value]) -> Option<Vec<String>> {
     members
         .iter()
@@ -340,10 +331,8 @@ fn required_names(members: &[Value]) -> Option<Vec<String>> {
         .collect()
 }
 
-/// The groups of names of `{"anyOf": [{"properties": {name: false, …}}, …]}`, each member
-/// valid only when none of its names is sent (so the `not` around it requires one of each);
-/// in each, first the name whose property in `object` is not `deprecated` (the wire name, which
-/// a missing field is named by; the aliases are marked so).
+/// The name groups of `{"anyOf": [{"properties": {name: false, …}}, …]}` (under a `not`, one of
+/// each must be sent), each led by its non-`deprecated` name, which a missing field is named by.
 fn absent_groups(not: &Value, object: &Map<String, Value>) -> Option<Vec<Vec<String>>> {
     let deprecated = |name: &String| {
         object
@@ -383,13 +372,12 @@ fn is_null_schema(schema: &Value) -> bool {
             .all(|k| matches!(k.as_str(), "type" | "description" | "title"))
 }
 
-/// A count keyword (`minItems`, `maxLength`): a non-negative integer.
+/// A non-negative integer (`minItems`, `maxLength`); `2.0` is one in JSON Schema.
 fn count(map: &Map<String, Value>, at: &str, keyword: &str) -> Result<Option<u64>, SchemaError> {
     match map.get(keyword) {
         None => Ok(None),
         Some(v) => match v.as_u64() {
             Some(n) => Ok(Some(n)),
-            // `2.0` is a count in JSON Schema.
             None => match v.as_f64() {
                 Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 1e19 => Ok(Some(f as u64)),
                 _ => Err(malformed(at, keyword, "a non-negative integer")),

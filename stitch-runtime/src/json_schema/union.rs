@@ -12,8 +12,7 @@ use crate::path::Path;
 use crate::walk::{Cx, Kind, Shape};
 
 impl Walk<'_> {
-    /// `OneOrMany<T>`: a list is the array member's; a string goes by R2/R3 (R1 when `T`
-    /// takes no string); one value is walked as `T`.
+    /// A list is the array member's; a string goes by R2/R3 (R1 when `T` takes no string).
     pub(super) fn one_or_many(
         &mut self,
         id: Id,
@@ -50,9 +49,8 @@ impl Walk<'_> {
         self.one_or_many = prev;
     }
 
-    /// A `lenient_scalars` number or boolean: its text, read as the derive reads it (an integer
-    /// whose digits are its own and within the type, a JSON number, `true`/`false`), is the
-    /// scalar, judged as one; any other value is walked as the scalar.
+    /// A `lenient_scalars` number or boolean: text the derive would read (own digits, within
+    /// the type) is the scalar, judged as one.
     pub(super) fn lenient(&mut self, scalar: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         let node = &self.nodes[resolve(self.nodes, scalar)];
         let read = match &*value {
@@ -69,8 +67,7 @@ impl Walk<'_> {
         }
     }
 
-    /// R1 at a union: JSON text of a kind the union's members take (any kind but an array
-    /// or an object they do not take) replaces the string, and is walked as the union.
+    /// R1 at a union: JSON text of a kind its members take replaces the string.
     #[inline(never)]
     pub(super) fn repair_union(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         let arrays = self.takes_kind(id, &Value::Array(Vec::new()), 0);
@@ -188,8 +185,7 @@ impl Walk<'_> {
                 {
                     cx.text_list(at);
                 } else if nodes[id].limited && cx.checks_constraints() {
-                    // Another string is serde's to read, and the constraints of the member
-                    // it reads it as are checked.
+                    // Another string is serde's to read, then the member's constraints.
                     if let Some(i) = self.pick(id, value) {
                         self.limited_member(members[i], value, cx, at);
                     }
@@ -214,22 +210,19 @@ impl Walk<'_> {
             }
             _ => match self.pick(id, value) {
                 None => self.no_match(value, cx, at),
-                // The constraints of the member serde reads the value as.
                 Some(i) => self.limited_member(members[i], value, cx, at),
             },
         }
     }
 
-    /// A number or string an untagged union reads as `member`: walked there when it may break
-    /// a constraint (the member's type took it already).
+    /// Walked at `member` only when it may break a constraint; its type took it already.
     fn limited_member(&mut self, member: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         if self.nodes[resolve(self.nodes, member)].limited {
             self.walk(member, value, cx, at);
         }
     }
 
-    /// `walk::untagged` for a union of nodes: serde's pick as sent, else the first member
-    /// whose repairs it reads; none: serde's message.
+    /// Serde's pick as sent, else the first member whose repairs it reads.
     #[inline(never)]
     pub(super) fn decide(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         if !cx.is_apply() {
@@ -274,7 +267,7 @@ impl Walk<'_> {
             }
             let mut probe = cx.value_probe();
             self.walk(member, value, &mut probe, at);
-            // A member with an issue is refused whatever else it repairs; one with nothing to
+            // A member with an issue is refused whatever it repairs; one with nothing to
             // repair was refused by the validator as sent.
             if !probe.repairs_only() {
                 continue;
@@ -288,10 +281,8 @@ impl Walk<'_> {
         None
     }
 
-    /// The member serde would read `value` as: the first whose validator takes it. Where the
-    /// schema has value constraints, the first member the value satisfies in full, else the
-    /// first it satisfies but for them (serde reads it as that member, whose walk then
-    /// reports the constraint broken).
+    /// The first member whose validator takes `value`: one it satisfies in full first, else
+    /// one it satisfies but for the constraints (whose walk then reports them).
     pub(super) fn pick(&self, id: Id, value: &Value) -> Option<usize> {
         let nodes = self.nodes;
         let members = &nodes[id].members;
@@ -311,7 +302,7 @@ impl Walk<'_> {
         })
     }
 
-    /// Whether member `id` reads a value of `value`'s kind (an array or an object).
+    /// Whether member `id` reads an array or object of `value`'s kind.
     pub(super) fn takes_kind(&self, id: Id, value: &Value, depth: usize) -> bool {
         let nodes = self.nodes;
         let node = &nodes[resolve(nodes, id)];

@@ -1,7 +1,5 @@
-//! The walk of a value against the compiled nodes: the derive's walk (`crate::walk`), with a
-//! node's [`Form`] in place of a Rust type. It runs on the same [`Cx`] (issues, depth, the
-//! check and apply passes, probes), reports through the same messages (`crate::error`) and
-//! refuses lists written as text with the same scanner (`json::text_list`).
+//! The derive's walk (`crate::walk`) with a node's [`Form`] in place of a Rust type: the same
+//! [`Cx`], messages and text-list scanner, so both surfaces answer alike.
 
 use serde_json::{Map, Value};
 
@@ -14,14 +12,14 @@ use crate::path::Path;
 use crate::report::RepairKind;
 use crate::walk::{Cx, Kind, Shape};
 
-/// One walk over a value: the nodes, and the `OneOrMany` position whose one value is being
-/// walked (a type error right there says what the union takes, as `Cx::as_one_of_many`).
+/// `one_or_many`: the `OneOrMany` position whose one value is being walked, so a type error
+/// there says what the union takes (as `Cx::as_one_of_many`).
 pub(crate) struct Walk<'a> {
     pub nodes: &'a [Node],
     pub one_or_many: Option<(usize, Id)>,
 }
 
-/// The address of a path on the stack, to recognise the same position.
+/// Recognises the same position on the stack.
 pub(super) fn address(at: &Path<'_>) -> usize {
     at as *const Path<'_> as usize
 }
@@ -31,7 +29,6 @@ pub(super) fn is_container(value: &Value) -> bool {
 }
 
 impl Walk<'_> {
-    /// Walks `value`, found at `at`, as a position of node `id`.
     pub(crate) fn walk(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         let nodes = self.nodes;
         let id = resolve(nodes, id);
@@ -60,15 +57,13 @@ impl Walk<'_> {
         }
     }
 
-    /// A position of one or more JSON types: a leaf, an array, an object.
     fn typed(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         let node = &self.nodes[id];
         let types = node.types;
         match value {
             Value::String(text) => {
                 if types.has(Types::STRING) {
-                    // R3 where the position itself also takes a list (`"type": ["string",
-                    // "array"]`); R2 otherwise: the string is one value.
+                    // R3 where the position itself also takes a list; else R2.
                     if types.has(Types::ARRAY)
                         && !node.is_tuple()
                         && self.array_takes(id, text)
@@ -88,13 +83,11 @@ impl Walk<'_> {
             }
             Value::Array(items) => {
                 if types.has(Types::ARRAY) {
-                    // A tuple's length is serde's to judge, as the derive's walk leaves it.
+                    // A tuple's length is serde's to judge, as in the derive's walk.
                     if !node.is_tuple() {
                         cx.check_len(items.len(), node.bounds, at);
                     }
                     if cx.enter(at) {
-                        // A string at an item that takes any string has nothing to repair or
-                        // judge (`string_items`), as the derive's walk leaves it.
                         let string_like = node.string_items;
                         for (i, item) in items.iter_mut().enumerate() {
                             if string_like && item.is_string() && i >= node.prefix.len() {
@@ -113,8 +106,7 @@ impl Walk<'_> {
                         cx.leave();
                     }
                 } else if types.has(Types::OBJECT) && node.is_struct() {
-                    // serde reads a struct from an array too, field by field: its error
-                    // keeps the index.
+                    // serde reads a struct from an array too; its error keeps the index.
                     cx.untyped(value, at);
                 } else {
                     self.type_error(id, value, cx, at);
@@ -140,7 +132,7 @@ impl Walk<'_> {
         }
     }
 
-    /// R1 at a position of arrays or objects: JSON text where no string is expected.
+    /// R1 at a position of arrays or objects.
     #[inline(never)]
     fn repair_typed(&mut self, id: Id, value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
         let types = self.nodes[id].types;
@@ -162,9 +154,8 @@ impl Walk<'_> {
         }
     }
 
-    /// The keys of an object at node `id` (already entered): properties by name, other keys
-    /// by `additionalProperties`, then the required keys not sent.
-    /// `tag`: the key of a tagged union's tag, which serde does not list as a field.
+    /// The keys of an entered object; `tag` is a tagged union's tag, which serde does not list
+    /// as a field.
     pub(super) fn fields(
         &mut self,
         id: Id,
@@ -186,9 +177,7 @@ impl Walk<'_> {
                     seen_slow += 1;
                 }
                 let here = at.declared(key, ordinal as u32);
-                // R8 as far as a schema tells: `null` at a property that may be left out and
-                // does not take `null` is the property left out (dropped below, in the apply
-                // pass); where it takes `null`, it is left alone.
+                // R8 as far as a schema tells: dropped in the apply pass unless it takes `null`.
                 if item.is_null() && !node.must_send(ordinal) {
                     if !self.takes_null(node.properties[ordinal].1, 0) {
                         cx.repaired(&here, RepairKind::NullLeftOut, item);
@@ -200,7 +189,6 @@ impl Walk<'_> {
                 continue;
             }
             let here = at.key(key);
-            // A key a pattern of `patternProperties` matches is no additional property.
             if let Some(schema) = node.pattern_for(key) {
                 self.walk(schema, item, cx, &here);
                 continue;
@@ -229,7 +217,7 @@ impl Walk<'_> {
         if node.required_mask & !seen == 0 && !node.required_slow {
             return;
         }
-        // Every required property that `properties` lists was sent (each key once: a map).
+        // Each key once (a map): every listed required property was sent.
         if node.required_slow && seen_slow == node.required.len() {
             return;
         }
@@ -245,8 +233,7 @@ impl Walk<'_> {
         }
     }
 
-    /// A field read under an alias too: none of its names sent is its wire name missing, two
-    /// of them (a `oneOf`) are refused as serde refuses them.
+    /// None of a field's names sent is its wire name missing; two under a `oneOf`, a duplicate.
     fn one_of_names(&self, node: &Node, map: &Map<String, Value>, cx: &mut Cx, at: &Path<'_>) {
         for (names, exclusive) in &node.one_of_names {
             let sent = names
@@ -268,17 +255,14 @@ impl Walk<'_> {
         }
     }
 
-    /// Whether `null` at property `key` of `node` is taken as the property left out (R8): a
-    /// property `required` does not list, whose schema does not take `null`.
+    /// R8: `null` at a property that need not be sent and does not take `null`.
     fn left_out(&self, node: &Node, key: &str) -> bool {
         node.ordinal(key).is_some_and(|ordinal| {
             !node.must_send(ordinal) && !self.takes_null(node.properties[ordinal].1, 0)
         })
     }
 
-    /// Whether node `id` takes `null` as a value (its walk would leave `null` alone):
-    /// nullable, untyped, a type or an `enum` that lists `null`, a one-or-many whose one value
-    /// does, an untagged union a member of which validates it.
+    /// Whether the walk would leave `null` alone here.
     pub(super) fn takes_null(&self, id: Id, depth: usize) -> bool {
         let nodes = self.nodes;
         let id = resolve(nodes, id);
@@ -300,9 +284,7 @@ impl Walk<'_> {
         }
     }
 
-    /// R3's third condition: the array member `id` takes the list `text` is (within its
-    /// `minItems`/`maxItems`). Plain strings and untyped items are checked by the scanner
-    /// alone, without allocating; any other list is parsed and validated.
+    /// R3's third condition: array member `id` takes the list `text` is, bounds included.
     pub(super) fn array_takes(&self, id: Id, text: &str) -> bool {
         let nodes = self.nodes;
         let node = &nodes[resolve(nodes, id)];
@@ -322,8 +304,7 @@ impl Walk<'_> {
         }
     }
 
-    /// A value of a type the node does not take: serde's error for it, checked for depth
-    /// first when it is a container (as `Cx::check`).
+    /// serde's error for a value of a type the node does not take; a container's depth first.
     #[cold]
     #[inline(never)]
     pub(super) fn type_error(&self, id: Id, value: &Value, cx: &mut Cx, at: &Path<'_>) {
@@ -351,7 +332,6 @@ impl Walk<'_> {
         });
     }
 
-    /// No member of an untagged union takes the value.
     #[cold]
     #[inline(never)]
     pub(super) fn no_match(&self, value: &Value, cx: &mut Cx, at: &Path<'_>) {
@@ -365,11 +345,10 @@ impl Walk<'_> {
     }
 }
 
-/// The leaf's quick test: the type, `enum`/`const`, a Rust integer type's range, a `char`'s
-/// length (the value constraints come after, on a value this admits).
+/// The type, `enum`/`const`, a Rust integer type's range and a `char`'s length; the value
+/// constraints come after, on a value this admits.
 #[inline]
 pub(super) fn admits(node: &Node, value: &Value) -> bool {
-    // The common case first: a string where any string will do.
     if let Value::String(_) = value {
         if node.takes_any_text() {
             return node.types.has(Types::STRING);
@@ -393,8 +372,7 @@ pub(super) fn admits(node: &Node, value: &Value) -> bool {
     }
 }
 
-/// Whether the integer `n` (an integer as JSON Schema counts them: `1.0`, `1e2` and `1e29`
-/// are) is within the Rust integer type's range the node's `minimum`/`maximum` give.
+/// Within the Rust integer type's range the node's `minimum`/`maximum` give.
 pub(super) fn in_range(range: (Option<i128>, Option<i128>), n: &serde_json::Number) -> bool {
     if let Some(n) = n
         .as_i64()

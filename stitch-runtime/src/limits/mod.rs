@@ -1,13 +1,7 @@
-//! Value constraints (`#[stitch(minimum = …, max_length = …, pattern = "…")]`) and every check
-//! of one value against them (`docs/rules.md#constraints`).
-//!
-//! A stage below the walk, beside [`bounds`](crate::bounds): the walk hands each number or
-//! string it admits at a constrained position to [`Limits::broken`], the schema writer writes
-//! the keywords, and the schema-driven coercer builds its own `Limits` from a schema's keywords
-//! and asks the same question, so the derive and the coercer word every refusal alike.
-//!
-//! A value of the wrong kind is not this stage's: the type's own check reports it (in serde's
-//! words), and the constraints are judged only on a value the type takes.
+//! Value constraints (`#[stitch(minimum = …, max_length = …, pattern = "…")]`) and the check
+//! of one value against them (`docs/rules.md#constraints`). The derive's walk and the
+//! schema-driven coercer both ask [`Limits::broken`], so they word every refusal alike; a
+//! value of the wrong kind is the type's to report, never this module's.
 
 use core::fmt;
 use serde_json::{Number, Value};
@@ -19,9 +13,7 @@ pub use self::pattern::Pattern;
 #[cfg(feature = "pattern")]
 pub use self::pattern::{compile_once, PatternMatcher};
 
-/// The JSON Schema keywords of [`Limits`] that the walk checks, in the order a value is judged
-/// against them (`format`, advertised only, is not one): what the schema-driven coercer reads
-/// and what a provider's format may have to say in words.
+/// The keywords the walk checks, in the order a value is judged (`format` is advertised only).
 pub(crate) const KEYWORDS: [&str; 8] = [
     "minimum",
     "maximum",
@@ -33,14 +25,14 @@ pub(crate) const KEYWORDS: [&str; 8] = [
     "pattern",
 ];
 
-/// A bound on a number as written in the attribute or the schema: an integer, read exactly,
-/// or any other number (`0.5`, `1e3`) with its text as written, for the schema.
+/// A bound on a number: an integer, read exactly, or any other number with its text as
+/// written, for the schema.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Num {
     /// An integer.
     Int(i128),
-    /// Any other number, finite, with its text as written in the attribute (empty when it
-    /// came from a schema: it is then shown as JSON writes it, `1.0`, `0.25`).
+    /// Any other finite number, with its text as written in the attribute (empty when read
+    /// from a schema: then shown as JSON writes it).
     Float(f64, &'static str),
 }
 
@@ -53,7 +45,7 @@ impl Num {
         }
     }
 
-    /// A float as JSON Schema reads it: an integer when it is one (as [`Num::from_json`]).
+    /// JSON Schema's reading: an integer when it is one.
     pub(crate) fn from_f64(f: f64) -> Option<Num> {
         if !f.is_finite() {
             return None;
@@ -64,8 +56,7 @@ impl Num {
         Some(Num::Float(f, ""))
     }
 
-    /// A JSON number as a bound: an integer when it is one (as JSON Schema counts them, `1.0`
-    /// is), else a float; `None` when not finite.
+    /// An integer when JSON Schema counts it one (`1.0` is); `None` when not finite.
     pub(crate) fn from_json(n: &Number) -> Option<Num> {
         if let Some(i) = n.as_i64() {
             return Some(Num::Int(i128::from(i)));
@@ -76,9 +67,8 @@ impl Num {
         Num::from_f64(n.as_f64()?)
     }
 
-    /// A schema's bound (`"minimum": 0.5`): an integer when JSON wrote one, any other number
-    /// as a float shown as JSON writes it (`1.0` stays `1.0`, as the derive shows the literal);
-    /// `None` when not finite.
+    /// A schema's bound: an integer only when JSON wrote one, so `1.0` shows as `1.0`, as the
+    /// derive shows its literal; `None` when not finite.
     #[cfg(feature = "json-schema")]
     pub(crate) fn from_schema(n: &Number) -> Option<Num> {
         if let Some(i) = n.as_i64() {
@@ -92,7 +82,7 @@ impl Num {
             .map(|f| Num::Float(f, ""))
     }
 
-    /// Whether the number is above zero (`multipleOf` must be).
+    /// `multipleOf` must be.
     #[cfg(feature = "json-schema")]
     pub(crate) fn is_positive(self) -> bool {
         match self {
@@ -101,7 +91,7 @@ impl Num {
         }
     }
 
-    /// `self` compared with `other`: exactly when both are integers.
+    /// Exact when both are integers.
     fn cmp(self, other: Num) -> core::cmp::Ordering {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => a.cmp(&b),
@@ -112,7 +102,7 @@ impl Num {
         }
     }
 
-    /// Whether `self` is a whole multiple of `step` (which is above zero).
+    /// `step` is above zero.
     fn is_multiple_of(self, step: Num) -> bool {
         match (self, step) {
             (Num::Int(a), Num::Int(b)) => b != 0 && a % b == 0,
@@ -126,7 +116,7 @@ impl fmt::Display for Num {
         match self {
             Num::Int(i) => write!(f, "{i}"),
             Num::Float(_, text) if !text.is_empty() => f.write_str(text),
-            // As serde_json writes it (`1.0`, `1e-7`), which is how the schema held it.
+            // As serde_json writes it, which is how the schema held it.
             Num::Float(x, _) => match Number::from_f64(*x) {
                 Some(n) => write!(f, "{n}"),
                 None => write!(f, "{x}"),
@@ -155,8 +145,8 @@ pub struct Limits {
     pub max_length: Option<usize>,
     /// `pattern`.
     pub pattern: Option<Pattern>,
-    /// `format` (`email`, `date-time`, `uuid`, …): advertised in the schema, never checked
-    /// (`docs/rules.md#constraints` says why).
+    /// `format` (`email`, `uuid`, …): advertised in the schema, never checked
+    /// (`docs/rules.md#constraints`).
     pub format: Option<&'static str>,
 }
 
@@ -188,18 +178,16 @@ impl Limits {
         self.min_length.is_some() || self.max_length.is_some() || self.pattern.is_some()
     }
 
-    /// Whether the number `n` keeps every number constraint.
     pub(crate) fn number_holds(&self, n: Num) -> bool {
         !self.on_numbers() || self.broken_number(n).is_none()
     }
 
-    /// Whether the string `s` keeps every string constraint.
     pub(crate) fn text_holds(&self, s: &str) -> bool {
         !self.on_strings() || self.broken_string(s).is_none()
     }
 
-    /// The first constraint `value` breaks, in the order the keywords are listed above; `None`
-    /// when it keeps them all or is neither a number nor a string.
+    /// The first constraint `value` breaks, in the order of the fields above; `None` when it
+    /// keeps them all or is neither a number nor a string.
     pub fn broken<'v>(&'v self, value: &'v Value) -> Option<Broken<'v>> {
         match value {
             Value::Number(sent) if self.on_numbers() => {
@@ -275,9 +263,7 @@ impl Limits {
     }
 }
 
-/// The refusal of `text` by a `pattern` whose source is `source`: the schema-driven coercer
-/// runs its own compiled pattern (a [`Pattern`] is made by the derive only) and words the
-/// refusal with this, as [`Limits::broken`] words it.
+/// A schema pattern's refusal, worded as [`Limits::broken`] words the derive's.
 #[cfg(feature = "json-schema")]
 pub(crate) fn pattern_broken<'v>(text: &'v str, source: &'v str) -> Broken<'v> {
     Broken::Pattern { text, source }
@@ -287,7 +273,6 @@ pub(crate) fn pattern_broken<'v>(text: &'v str, source: &'v str) -> Broken<'v> {
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub enum NumberRule {
-    #[allow(missing_docs)]
     Minimum,
     Maximum,
     ExclusiveMinimum,
@@ -319,10 +304,9 @@ pub enum Broken<'v> {
     Pattern { text: &'v str, source: &'v str },
 }
 
-/// Strings longer than this are named by their length in a message, not quoted.
+/// Longer strings are named by their length in a message, not quoted.
 const QUOTED: usize = 40;
 
-/// A string as a message shows it: quoted (JSON-escaped) when short, else by its length.
 struct Shown<'v>(&'v str, usize);
 
 impl fmt::Display for Shown<'_> {

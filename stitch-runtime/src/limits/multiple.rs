@@ -1,9 +1,8 @@
 //! `multipleOf` on decimals: `0.3` is a multiple of `0.1` as written, though `0.3 / 0.1` is
 //! `2.9999999999999996` in binary floating point.
 
-/// Whether `value` is a whole multiple of `step` (above zero), both read as the shortest
-/// decimals that give back their `f64` (how JSON and the attribute wrote them); when either
-/// has more digits than fit in 128 bits, the quotient of the two `f64`s must be whole.
+/// `value` and `step` (above zero) read as the shortest decimals that give back their `f64`;
+/// past 128 bits of digits, the quotient of the two `f64`s must be whole.
 pub(super) fn is_multiple(value: f64, step: f64) -> bool {
     match (decimal(value), decimal(step)) {
         (Some(v), Some(s)) => match (align(v, s.1), align(s, v.1)) {
@@ -19,8 +18,7 @@ fn quotient_is_whole(value: f64, step: f64) -> bool {
     q.is_finite() && q == q.trunc()
 }
 
-/// `|x|` as `digits / 10^scale`, from Rust's shortest round-trip spelling of `x` (never in
-/// exponent form).
+/// `|x|` as `digits / 10^scale`, from Rust's shortest round-trip spelling (never exponent form).
 fn decimal(x: f64) -> Option<(u128, u32)> {
     if !x.is_finite() {
         return None;
@@ -31,7 +29,6 @@ fn decimal(x: f64) -> Option<(u128, u32)> {
     Some((digits, u32::try_from(fraction.len()).ok()?))
 }
 
-/// `(digits, scale)` written at the larger scale of itself and `other_scale`.
 fn align((digits, scale): (u128, u32), other_scale: u32) -> Option<u128> {
     let up = other_scale.saturating_sub(scale);
     digits.checked_mul(10u128.checked_pow(up)?)

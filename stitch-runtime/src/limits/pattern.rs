@@ -1,11 +1,9 @@
-//! `pattern`: the derive's checked patterns, and how one is matched (`docs/rules.md#constraints`).
+//! `pattern`: the derive's checked patterns and how one is matched (`docs/rules.md#constraints`).
 
 /// A `pattern`: an ECMA-262 regular expression as JSON Schema reads it (not anchored: it
-/// matches anywhere in the string), run by `regex-lite` (linear time in the string, whatever
-/// the pattern; `docs/rules.md#constraints` says which syntax stitch takes).
+/// matches anywhere in the string), run by `regex-lite` in time linear in the string.
 ///
-/// Only the derive makes one, with a pattern it checked at compile time; the engine's compiled
-/// form is built once, on first use, in a `static` of the generated code.
+/// Only the derive makes one, from a pattern it checked at compile time.
 #[derive(Clone, Copy, Debug)]
 pub struct Pattern {
     source: &'static str,
@@ -15,8 +13,7 @@ pub struct Pattern {
 }
 
 impl Pattern {
-    /// A pattern the derive checked: its text, the same JSON-escaped (for the schema), and
-    /// the function that compiles it once.
+    /// A pattern the derive checked, JSON-escaped too, with the function that compiles it once.
     #[doc(hidden)]
     #[cfg(feature = "pattern")]
     pub const fn new(
@@ -41,8 +38,7 @@ impl Pattern {
         self.escaped
     }
 
-    /// Whether `text` matches somewhere. A pattern the engine cannot compile (the derive
-    /// checked it with the same engine, so never in practice) matches nothing.
+    /// The derive checked the pattern with the same engine, so it always compiles.
     #[cfg(feature = "pattern")]
     pub(crate) fn is_match(&self, text: &str) -> bool {
         (self.compiled)().is_match(text)
@@ -50,12 +46,11 @@ impl Pattern {
 
     #[cfg(not(feature = "pattern"))]
     pub(crate) fn is_match(&self, _: &str) -> bool {
-        // Without the feature no `Pattern` can be made (`Pattern::new` needs it).
+        // No `Pattern` can be made without the feature.
         true
     }
 }
 
-/// Compiles `source` once into `cell` (the generated code's `static`).
 #[doc(hidden)]
 #[cfg(feature = "pattern")]
 pub fn compile_once(
@@ -65,10 +60,8 @@ pub fn compile_once(
     cell.get_or_init(|| PatternMatcher::new(source))
 }
 
-/// A pattern ready to match: `regex-lite`'s compiled form, and, for the shape most patterns of
-/// tool schemas take — a whole string of ASCII characters from one class, `^[a-z0-9-]+$` or
-/// `^[…]*$` (names, slugs, identifiers) — a table of that class, which answers the same in a
-/// few instructions a byte where the engine's simulation takes hundreds.
+/// `regex-lite`'s compiled form, plus, for the common `^[a-z0-9-]+$` shape (one ASCII class
+/// over the whole string), a table of the class that answers far faster than the engine.
 #[doc(hidden)]
 #[cfg(feature = "pattern")]
 #[derive(Debug)]
@@ -79,7 +72,6 @@ pub struct PatternMatcher {
 
 #[cfg(feature = "pattern")]
 impl PatternMatcher {
-    /// `source` compiled (`regex` is `None` when the engine refuses it).
     pub(crate) fn new(source: &str) -> PatternMatcher {
         PatternMatcher {
             class: AsciiClass::of(source),
@@ -87,13 +79,12 @@ impl PatternMatcher {
         }
     }
 
-    /// Whether the engine compiles the pattern.
     #[cfg(feature = "json-schema")]
     pub(crate) fn compiles(&self) -> bool {
         self.regex.is_some()
     }
 
-    /// Whether `text` matches somewhere (nothing matches a pattern the engine refused).
+    /// Nothing matches a pattern the engine refused.
     pub(crate) fn is_match(&self, text: &str) -> bool {
         match (&self.class, &self.regex) {
             (Some(class), Some(_)) => class.matches(text),
@@ -103,8 +94,7 @@ impl PatternMatcher {
     }
 }
 
-/// `^[class]+$` or `^[class]*$`, the class made of ASCII letters, digits and a few plain
-/// punctuation marks, single or as ranges of one kind (`a-z`, `0-9`).
+/// `^[class]+$` or `^[class]*$` over ASCII letters, digits, a few plain marks and one-kind ranges.
 #[cfg(feature = "pattern")]
 #[derive(Debug)]
 struct AsciiClass {
@@ -114,8 +104,7 @@ struct AsciiClass {
 
 #[cfg(feature = "pattern")]
 impl AsciiClass {
-    /// The class of `source`, when it has exactly that shape (anything else: `None`, and the
-    /// engine decides).
+    /// `None` for any other shape: the engine decides.
     fn of(source: &str) -> Option<AsciiClass> {
         let body = source.strip_prefix("^[")?;
         let (body, nonempty) = match (body.strip_suffix("]+$"), body.strip_suffix("]*$")) {
@@ -184,8 +173,7 @@ impl AsciiClass {
 mod tests {
     use super::*;
 
-    /// The table answers exactly as the engine, on every string of up to three characters
-    /// from an alphabet that reaches each edge (ranges, `-`, a newline, a non-ASCII letter).
+    /// Every string of up to three characters from an alphabet that reaches each edge.
     #[test]
     fn the_class_table_answers_as_the_engine() {
         let with_table = [

@@ -1,15 +1,13 @@
-//! Checks on a type's schema tree that run during compilation, where the type is used as a
-//! tool (`tool::*`): its arguments must be an object, and OpenAI's strict mode cannot
-//! say every schema stitch writes. A failed check is a compile error whose message names what
-//! is wrong and where (`const` evaluation in a generic function, so it is reported by `cargo
-//! build`, at the `tool::…::<T>` call that names the type).
+//! Compile-time checks of a type's schema tree where it is used as a tool (`tool::*`): its
+//! arguments must be an object, and a provider's strict subset must say the type exactly. A
+//! failed check is a `const` panic, reported by `cargo build` at the `tool::…::<T>` call.
 
 use self::same::same;
 use crate::schema::{core, Object, Schema};
 
 mod same;
 
-/// A message built during compilation (`panic!` in `const` takes one `&str` argument).
+/// Built during compilation: `panic!` in `const` takes one `&str` argument.
 pub(crate) struct Message {
     buf: [u8; 512],
     len: usize,
@@ -26,7 +24,7 @@ impl Message {
     const fn push(mut self, text: &str) -> Message {
         let bytes = text.as_bytes();
         let mut i = 0;
-        // Cut at a character boundary if the buffer fills (names are ASCII in practice).
+        // Cut at a character boundary if the buffer fills.
         while i < bytes.len() && self.len < self.buf.len() {
             self.buf[self.len] = bytes[i];
             self.len += 1;
@@ -38,7 +36,6 @@ impl Message {
         self
     }
 
-    /// The text.
     pub(crate) const fn as_str(&self) -> &str {
         match core::str::from_utf8(self.buf.split_at(self.len).0) {
             Ok(text) => text,
@@ -47,7 +44,6 @@ impl Message {
     }
 }
 
-/// What a schema that is not an object is, for the message.
 const fn kind(schema: &Schema) -> &'static str {
     match core(schema) {
         Schema::Any => "any JSON value (`serde_json::Value` or an opaque type)",
@@ -70,8 +66,8 @@ const fn kind(schema: &Schema) -> &'static str {
     }
 }
 
-/// Why a type with this schema cannot be a tool's arguments (every provider takes an object
-/// at the root), or `None` when it can. A user's schema text is taken at its word.
+/// Why the type cannot be a tool's arguments (every provider takes an object at the root); a
+/// user's schema text is taken at its word.
 pub(crate) const fn tool_root(schema: &Schema) -> Option<Message> {
     if crate::schema::is_object(schema) || matches!(core(schema), Schema::Raw(_)) {
         return match unbounded(schema, "") {
@@ -91,12 +87,9 @@ pub(crate) const fn tool_root(schema: &Schema) -> Option<Message> {
     )
 }
 
-/// Why OpenAI's strict mode cannot take a tool with this schema, or `None` when it can.
-///
-/// Strict mode wants an object with properties at the root (no `anyOf` there), every object
-/// closed (`additionalProperties: false`), and has no `prefixItems`: so an enum's arguments,
-/// a map, a flattened map and a tuple are refused, naming the field. Rewriting them into
-/// something strict mode takes would advertise other values than the type accepts.
+/// Why OpenAI's strict mode cannot take the type: it wants an object with properties at the
+/// root, every object closed, and no `prefixItems`. Rewriting such a part would advertise
+/// other values than the type accepts, so it is refused, naming the field.
 pub(crate) const fn strict(schema: &Schema) -> Option<Message> {
     if let Some(message) = tool_root(schema) {
         return Some(message);
@@ -134,8 +127,7 @@ pub(crate) const fn strict(schema: &Schema) -> Option<Message> {
     }
 }
 
-/// The innermost field holding an object whose flattened unions are past the bounds
-/// (`schema::MAX_UNIONS`), which the writer cannot say.
+/// The innermost field holding an object whose flattened unions are past `schema::MAX_UNIONS`.
 const fn unbounded(schema: &Schema, field: &'static str) -> Option<&'static str> {
     match core(schema) {
         Schema::Array { items: inner, .. } | Schema::OneOrMany(inner) | Schema::Map(inner) => {
@@ -182,7 +174,7 @@ const fn unbounded(schema: &Schema, field: &'static str) -> Option<&'static str>
     }
 }
 
-/// The first part of `schema` strict mode cannot say, and the innermost field it sits in.
+/// The first part strict mode cannot say, and the innermost field it sits in.
 const fn find(schema: &Schema, field: &'static str) -> Option<(&'static str, &'static str)> {
     match core(schema) {
         Schema::Tuple(_) => Some(("a tuple (`prefixItems`)", field)),
@@ -236,23 +228,17 @@ const fn find_in(object: &Object, field: &'static str) -> Option<(&'static str, 
     None
 }
 
-/// The reference-free subsets [`subset`] checks a type against: Gemini's `parameters`
-/// (`tool::gemini`) and Anthropic's strict tool use (`tool::anthropic_strict`).
+/// The reference-free subsets: Gemini's `parameters` and Anthropic's strict tool use.
 #[derive(Clone, Copy)]
 pub(crate) enum Subset {
-    /// Gemini's `parameters` (OpenAPI 3.0 `Schema`).
     Gemini,
-    /// Anthropic's strict tool use.
     AnthropicStrict,
 }
 
-/// Why `provider`'s subset cannot write a tool with this schema, or `None` when it can.
-///
-/// Neither subset has references or `prefixItems`: a recursive type is unrolled to a depth and
-/// cut there, and a tuple of different types cannot be written. Such a part is left out where
-/// the type lets it be left out (an optional field, one member of a union, and on Gemini a
-/// list, offered empty); where it is required, the definition cannot be written, and this
-/// names the field. Mirrors what the rewrite in `surface/providers/subset.rs` leaves out.
+/// Why `provider`'s subset cannot write the type: with no references nor `prefixItems`, a
+/// recursion is unrolled and cut, a mixed tuple is unwritable; such a part is left out where
+/// the type allows (an optional field, a union member, on Gemini a list offered empty), else
+/// named. Mirrors what `surface/providers/subset.rs` leaves out.
 pub(crate) const fn subset(schema: &Schema, provider: Subset) -> Option<Message> {
     if let Some(message) = tool_root(schema) {
         return Some(message);
@@ -293,18 +279,13 @@ pub(crate) const fn subset(schema: &Schema, provider: Subset) -> Option<Message>
     }
 }
 
-/// What the "a tuple" message says.
 const TUPLE: &str = "a tuple of different types (no `prefixItems`)";
-/// What the "a self-reference" message says.
 const SELF_REFERENCE: &str =
     "a reference to the type's own type (it has no references, and an unrolled copy cannot end there)";
 
-/// The first part of `schema` the subset cannot write and cannot leave out, with the innermost
-/// field it sits in. `min_items`: a field's `min_items` bound on the array form of `schema`.
-///
-/// A reference (`Schema::Ref`, only ever inside its own anchored type) counts as unwritable:
-/// the rewrite cuts every recursion at some depth, and the copy at the cut is written only if
-/// the reference can be left out there; each copy above it has the same shape.
+/// The first part the subset can neither write nor leave out, with its innermost field;
+/// `min_items` bounds the array form of `schema`. A `Ref` counts as unwritable: the copy at
+/// the recursion's cut is written only if the reference can be left out there.
 const fn unwritable(
     schema: &Schema,
     field: &'static str,
@@ -377,7 +358,7 @@ const fn unwritable(
     }
 }
 
-/// A list whose items cannot be written: Gemini offers it empty where it may be empty.
+/// Gemini offers a list of unwritable items empty where it may be empty.
 const fn items_unwritable(
     items: &Schema,
     field: &'static str,
@@ -393,8 +374,7 @@ const fn items_unwritable(
     }
 }
 
-/// The properties of `object` (and of its flattened objects) that are required and cannot be
-/// written; `required`: the object's own properties are required where they say so.
+/// `required`: whether the object's own properties are required where they say so.
 const fn object_unwritable(
     object: &Object,
     required: bool,

@@ -1,17 +1,15 @@
-//! The compile-time checks of a field's constraints against its type: the derive asserts them
-//! in `const` items spanned at the attribute, so a constraint on a field of the wrong kind
-//! (`minimum` on a `String`) or outside the type's own range (`maximum = 300` on a `u8`) is a
-//! compile error at its token.
+//! Compile-time checks of a field's constraints against its type, asserted by the derive in
+//! `const` items spanned at the attribute: `minimum` on a `String`, or `maximum = 300` on a
+//! `u8`, is a compile error at its token.
 
 use crate::limits::Num;
 use crate::schema::Schema;
 
-/// The value a field's constraints apply to: the leaf of its type, seen through `Option`,
-/// lists, sets, `OneOrMany`, map values, bounds and descriptions.
+/// Seen through `Option`, lists, sets, `OneOrMany`, map values, bounds and descriptions.
 const fn leaf(mut schema: &Schema) -> &Schema {
     loop {
         schema = match schema {
-            // An `Option` where it cannot be left out (an item): the value or `null`.
+            // An `Option` item: the value or `null`.
             Schema::AnyOf([inner, Schema::Null]) => inner,
             Schema::Array { items, .. } => items,
             Schema::OneOrMany(item) => item,
@@ -25,8 +23,7 @@ const fn leaf(mut schema: &Schema) -> &Schema {
     }
 }
 
-/// Whether number constraints (`minimum`, `multiple_of`, …) apply to a field of this schema:
-/// its leaf is an integer or a float.
+/// Number constraints apply: the leaf is an integer or a float.
 #[doc(hidden)]
 pub const fn takes_number_limits(schema: &Schema) -> bool {
     matches!(
@@ -35,19 +32,15 @@ pub const fn takes_number_limits(schema: &Schema) -> bool {
     )
 }
 
-/// Whether string constraints (`min_length`, `max_length`, `pattern`) apply to a field of
-/// this schema: its leaf is a string (`String`, `PathBuf`, `Box<str>`, `Cow<str>`; not a
-/// `char` or a unit-variant enum, whose values are fixed).
+/// String constraints apply: the leaf is a string (not a `char` or a unit-variant enum,
+/// whose values are fixed).
 #[doc(hidden)]
 pub const fn takes_string_limits(schema: &Schema) -> bool {
     matches!(leaf(schema), Schema::String)
 }
 
-/// Whether a plain call of a type of this schema must be walked before it is read (see
-/// `json::plain_value` and `tool_args::read_value`): its walk judges some string by its content
-/// (a string constraint, `min_length`, `max_length` or `pattern`), which the first read may
-/// have moved out of the value when it fails. A recursive type's reference is answered where
-/// its anchor stands.
+/// A plain call must be walked before it is read (`tool_args::read_value`): the walk judges
+/// some string by its content, which a failed first read may have moved out of the value.
 pub(crate) const fn walk_first(schema: &Schema) -> bool {
     match schema {
         Schema::Limited { inner, limits } => {
@@ -111,8 +104,7 @@ pub(crate) const fn walk_first(schema: &Schema) -> bool {
     }
 }
 
-/// Whether the bound `n` lies within the range of the field's integer type (any bound does
-/// for a float).
+/// Any bound is within a float's range.
 #[doc(hidden)]
 pub const fn within_range(schema: &Schema, n: Num) -> bool {
     match leaf(schema) {
@@ -124,8 +116,7 @@ pub const fn within_range(schema: &Schema, n: Num) -> bool {
     }
 }
 
-/// Whether the bound `n` suits an integer field: a whole number (`minimum = 1.5` on a `u32`
-/// is a mistake, not a bound). True for any other leaf.
+/// `minimum = 1.5` on a `u32` is a mistake, not a bound; true for any other leaf.
 #[doc(hidden)]
 pub const fn whole_for_integers(schema: &Schema, n: Num) -> bool {
     match (leaf(schema), n) {
@@ -134,9 +125,8 @@ pub const fn whole_for_integers(schema: &Schema, n: Num) -> bool {
     }
 }
 
-/// Whether some value of an integer field's type lies within its bounds, each `(bound,
-/// exclusive)`: `exclusive_maximum = 0` on a `u8`, or `exclusive_minimum = 1,
-/// exclusive_maximum = 2` on any integer, leaves none. True for any other leaf.
+/// Some value of an integer type lies within its `(bound, exclusive)` bounds
+/// (`exclusive_maximum = 0` on a `u8` leaves none); true for any other leaf.
 #[doc(hidden)]
 pub const fn admits_an_integer(
     schema: &Schema,
@@ -181,7 +171,7 @@ pub const fn admits_an_integer(
     lowest <= highest
 }
 
-/// Whether `n` is a whole number (an exclusive bound that is one excludes itself).
+/// An exclusive bound that is whole excludes itself.
 const fn whole(n: Num) -> bool {
     match n {
         Num::Int(_) => true,
@@ -189,9 +179,8 @@ const fn whole(n: Num) -> bool {
     }
 }
 
-/// Whether `lenient_scalars` applies to a field of this schema: its leaf, through `Option`,
-/// lists and map values, is a number or a boolean. A `OneOrMany` reads text by R1 and R3
-/// already, so the option would say nothing there.
+/// `lenient_scalars` applies: the leaf, through `Option`, lists and map values, is a number or
+/// a boolean (a `OneOrMany` reads text by R1 and R3 already).
 #[doc(hidden)]
 pub const fn takes_lenient_scalars(mut schema: &Schema) -> bool {
     loop {

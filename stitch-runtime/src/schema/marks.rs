@@ -1,11 +1,6 @@
-//! What the providers' formats can express, as marker traits: `#[derive(ToolArgs)]`
-//! implements them where a type's shape allows (its fields' types bounded by the same
-//! marks), the std types below where theirs does, and the `tool::*` functions require them.
-//! A type a format cannot take is then a type error at the user's call, with the reason in
-//! the words below and the field named by the derive's bound, before anything is
-//! monomorphized. The compile-time check of the schema tree (`check`) stays behind them for
-//! what a bound cannot see (the inside of a field that names its own type, the
-//! reference-free subsets of Gemini and Anthropic's strict mode).
+//! What the providers' formats can express, as marker traits the derive implements where a
+//! type's shape allows and `tool::*` requires: a type a format cannot take is a type error at
+//! the user's call, naming the field. `check` stays behind them for what a bound cannot see.
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
@@ -21,8 +16,7 @@ use std::sync::Arc;
 )]
 pub trait ObjectRoot {}
 
-/// A type OpenAI's strict mode can take at the root: a struct with named fields (strict
-/// mode wants an object with properties there, not `anyOf`).
+/// A type OpenAI's strict mode can take at the root: a struct with named fields.
 #[diagnostic::on_unimplemented(
     message = "`tool::openai_strict` cannot take `{Self}` as a tool's arguments",
     label = "strict mode wants a struct with named fields at the root",
@@ -30,9 +24,8 @@ pub trait ObjectRoot {}
 )]
 pub trait StrictRoot {}
 
-/// A type OpenAI's strict mode can say without advertising other values than the type
-/// accepts: no map and no tuple anywhere (strict mode closes every object and has no
-/// `prefixItems`).
+/// A type OpenAI's strict mode can say exactly: no map and no tuple anywhere (it closes every
+/// object and has no `prefixItems`).
 #[diagnostic::on_unimplemented(
     message = "OpenAI's strict mode cannot express `{Self}`",
     label = "a part strict mode cannot say",
@@ -40,7 +33,6 @@ pub trait StrictRoot {}
 )]
 pub trait StrictPart {}
 
-/// `StrictPart` for types with nothing inside, and for wrappers and sequences of a part.
 macro_rules! strict_parts {
     ($($ty:ty),* $(,)?) => {$(
         impl StrictPart for $ty {}

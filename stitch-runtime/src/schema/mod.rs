@@ -1,16 +1,8 @@
-//! The input schema: a JSON Schema (2020-12 vocabulary) built at compile time from the same
-//! types the walk follows.
-//!
-//! Every type describes itself as a `&'static` [`Schema`] tree ([`Describe`]); the derive
-//! composes the trees of a struct's fields, and [`write()`](write::write) renders a tree as JSON
-//! text in a `const fn` ([`write`]), so that
+//! The input schema (JSON Schema 2020-12) as a `&'static` [`Schema`] tree per type
+//! ([`Describe`]), rendered in a `const fn` ([`write`]) so that
 //! [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs::INPUT_SCHEMA) is a constant ([`text`]).
-//! Every subschema is inline, except for recursive types: the first place a recursive type
-//! appears carries an `$anchor` (its name), which its self-references and every later place
-//! it appears point to (`{"$ref":"#Name"}`); each anchor is written once per schema. The
-//! newtype variant of an internally tagged enum whose content is a recursive struct adds its
-//! tag to that struct's properties, so the plain struct is written under `$defs` beside it,
-//! carrying the anchor.
+//! Every subschema is inline but a recursive type's: its first place carries an `$anchor`,
+//! written once per schema, that later places and self-references point to (`#Name`).
 
 use crate::limits::Limits;
 
@@ -22,9 +14,8 @@ pub(crate) mod write;
 
 /// A JSON Schema fragment, as `&'static` parts that constants can hold.
 ///
-/// Every string in the tree (names, descriptions, tags) is held JSON-escaped, as it appears
-/// between the quotes of the schema's text: the derive escapes them when it writes the tree,
-/// so that rendering during compilation copies them whole.
+/// Every string in the tree is held JSON-escaped (the derive escapes it), so rendering
+/// during compilation copies it whole.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Schema {
@@ -43,8 +34,7 @@ pub enum Schema {
     },
     /// `{"type":"number"}`
     Number,
-    /// An `f32`: `{"type":"number","minimum":-3.4028234663852886e38,"maximum":…}`, `f32::MAX`
-    /// as an `f64` (a larger number is out of its range).
+    /// An `f32`: a number within `f32::MAX` written as an `f64`.
     Float32,
     /// `{"type":"string"}`
     String,
@@ -114,8 +104,8 @@ pub enum Schema {
         /// The schema.
         inner: &'static Schema,
     },
-    /// A type's own description (an enum's doc comment) around its schema: a property's
-    /// description, where there is one, wins, as it does over a struct's.
+    /// A type's own description (an enum's doc comment) around its schema; a property's
+    /// description wins over it.
     Described {
         /// The description, JSON-escaped.
         description: &'static str,
@@ -131,11 +121,10 @@ pub enum Schema {
         /// `max_items` (`usize::MAX` when unset).
         max: usize,
     },
-    /// A field with `#[stitch(lenient_scalars)]`: each number or boolean of `inner` (not inside
-    /// a nested struct or a union) may also be written as text, `{"anyOf": [leaf, text]}`.
+    /// `#[stitch(lenient_scalars)]`: each number or boolean of `inner` outside nested structs
+    /// and unions may also be written as text, `{"anyOf": [leaf, text]}`.
     Lenient(&'static Schema),
-    /// A field's constraints (`minimum`, `max_length`, `pattern`, …), applied to each number
-    /// or string of `inner` (its items, its map's values).
+    /// A field's constraints, applied to each number or string of `inner`.
     Limited {
         /// The field type's schema.
         inner: &'static Schema,
@@ -145,8 +134,8 @@ pub enum Schema {
 }
 
 impl Schema {
-    /// The tag value of a [`Schema::Tagged`] or [`Schema::Adjacent`] variant that takes any
-    /// other tag (`#[serde(other)]`): written as any string. No escaped name is this text.
+    /// The tag value of a variant that takes any other tag (`#[serde(other)]`); no escaped
+    /// name is this text.
     #[doc(hidden)]
     pub const ANY_TAG: &'static str = "\u{0}";
 }
@@ -164,10 +153,8 @@ pub struct Object {
     pub description: Option<&'static str>,
 }
 
-/// A field type's schema constants together ([`Describe`]'s three), as a [`Property`] reads
-/// them: through the walk's own trait (`<T as Coerce>::FIELD`) for most fields, so that a type
-/// stitch cannot walk is one error at the field, not one for the walk and one for the schema;
-/// a literal of the derive's for a field whose schema it writes itself.
+/// A field type's [`Describe`] constants together, read through the walk's own trait
+/// (`<T as Coerce>::FIELD`) so that a type stitch cannot walk is one error at the field, not two.
 #[derive(Clone, Copy, Debug)]
 #[doc(hidden)]
 pub struct FieldOf {
@@ -179,11 +166,8 @@ pub struct FieldOf {
     pub default: Option<&'static str>,
 }
 
-/// One property of an [`Object`]: `Property(type, name, flags, description)`, where `type`
-/// holds the field type's schema constants (`<T as Coerce>::FIELD`, or the derive's own for a
-/// field with attributes) and `flags` are [`Property::SERDE_DEFAULT`],
-/// [`Property::TYPE_DEFAULT`], [`Property::DESCRIBED`] and [`Property::ALIAS`]. Read through
-/// its methods.
+/// One property of an [`Object`]: `Property(type, name, flags, description)`, `flags` being
+/// the `u8` constants below; read through its methods.
 ///
 /// A tuple struct built in place, not by a `const fn`: the compiler checks each value of a
 /// type with fields that a call returns in a constant, in every build that defines a tool.
@@ -200,10 +184,9 @@ impl Property {
     pub const SERDE_DEFAULT: u8 = 1;
     /// The schema lists the type's default (`FieldOf::default`).
     pub const TYPE_DEFAULT: u8 = 2;
-    /// The field has a description (the fourth member, which may be empty).
+    /// The field has a description (the fourth member).
     pub const DESCRIBED: u8 = 4;
-    /// Another name serde reads the property before it under (`#[serde(alias)]`): the
-    /// non-strict schemas list it beside the wire name.
+    /// Another name serde reads the property before it under (`#[serde(alias)]`).
     pub const ALIAS: u8 = 8;
 
     /// The wire name.
@@ -260,14 +243,13 @@ pub trait Describe {
     const SCHEMA: &'static Schema;
     /// serde accepts the field missing (`Option<T>`).
     const OPTIONAL: bool = false;
-    /// serde reads `null` as a value of this type (`Option<T>`, `()`, `serde_json::Value`, an
-    /// untagged enum with a unit variant, a `OneOrMany` of one of these): a defaulted field's
-    /// `null` is then read, not taken as the field left out (`docs/rules.md#r8`).
+    /// serde reads `null` as a value of this type (`Option<T>`, `()`, `Value`, …): a defaulted
+    /// field's `null` is then read, not taken as the field left out (`docs/rules.md#r8`).
     const NULLABLE: bool = Self::OPTIONAL;
-    /// The schema of a value of this type where it cannot be left out (an item of a list, a
-    /// map's value): an `Option`'s says `null` too.
+    /// The schema where the value cannot be left out (an item, a map's value): an `Option`'s
+    /// says `null` too.
     const ITEM_SCHEMA: &'static Schema = Self::SCHEMA;
-    /// `Default::default()` as JSON text, for `#[serde(default)]` fields, where it is known.
+    /// `Default::default()` as JSON text, where it is known.
     const DEFAULT: Option<&'static str> = None;
 }
 
@@ -293,9 +275,8 @@ pub(crate) const fn as_object(schema: &Schema) -> Option<&Object> {
     }
 }
 
-/// Whether every value `schema` accepts is a JSON object: a struct, a map, a tagged enum, or
-/// an untagged enum of such members. Such a union's schema says `"type":"object"` beside its
-/// `oneOf`/`anyOf`, and only such a type can be a tool's arguments.
+/// Whether every value `schema` accepts is a JSON object, as a tool's arguments must be; such
+/// a union's schema says `"type":"object"` beside its `oneOf`/`anyOf`.
 pub(crate) const fn is_object(schema: &Schema) -> bool {
     match core(schema) {
         Schema::Object(_)
@@ -317,9 +298,7 @@ pub(crate) const fn is_object(schema: &Schema) -> bool {
     }
 }
 
-/// `schema` without what does not change its kind: an anchor, item bounds, constraints or a
-/// description around it (the compile-time checks and the command line's forms look through
-/// them alike).
+/// `schema` without what does not change its kind: an anchor, bounds, constraints, a description.
 pub(crate) const fn core(mut schema: &Schema) -> &Schema {
     while let Schema::Anchored { inner, .. }
     | Schema::Bounded { inner, .. }
@@ -332,18 +311,13 @@ pub(crate) const fn core(mut schema: &Schema) -> &Schema {
     schema
 }
 
-/// The most flattened unions one object's schema combines (looking into the structs
-/// flattened into it), and the most members the combination may have: each member is one
-/// variant of every union, so their number is the product of the unions' sizes. A type past
-/// either is refused when it is used as a tool ([`check::tool_root`]).
+/// The most flattened unions one object may combine, and the most members the combination
+/// (the product of their sizes) may have; past either, [`check::tool_root`] refuses the tool.
 pub(crate) const MAX_UNIONS: usize = 4;
-/// See [`MAX_UNIONS`].
 pub(crate) const MAX_MEMBERS: usize = 64;
 
-/// The flattened fields of an object whose type is a union (an enum with data), looking into
-/// the structs flattened into it, in the order serde meets them: each union's members, and
-/// whether it is an `Option` or inside one (then the parent alone is one of its choices too:
-/// serde reads `None`).
+/// The flattened unions of an object (looking into flattened structs), in serde's order, each
+/// with whether it is optional (then serde may read `None`, one more choice).
 #[derive(Clone, Copy)]
 pub(crate) struct Unions {
     pub(crate) list: [(&'static [&'static Schema], bool); MAX_UNIONS],
@@ -353,8 +327,7 @@ pub(crate) struct Unions {
 }
 
 impl Unions {
-    /// How many choices the `u`th union offers: one per variant (an externally tagged
-    /// enum's unit variants one each), and `None` when it is optional.
+    /// One choice per variant (an externally tagged enum's unit variants one each), plus `None`.
     pub(crate) const fn choices(&self, u: usize) -> usize {
         let (members, optional) = self.list[u];
         let mut n = optional as usize;
@@ -369,7 +342,7 @@ impl Unions {
         n
     }
 
-    /// How many members the combination has (saturating): the product of the choices.
+    /// The product of the choices, saturating.
     pub(crate) const fn members(&self) -> usize {
         let mut n: usize = 1;
         let mut u = 0;
@@ -380,13 +353,11 @@ impl Unions {
         n
     }
 
-    /// Whether a schema can say this combination within the bounds (see [`MAX_UNIONS`]).
     pub(crate) const fn bounded(&self) -> bool {
         !self.overflow && self.members() <= MAX_MEMBERS
     }
 }
 
-/// The flattened unions of `object` (see [`Unions`]).
 pub(crate) const fn flattened_unions(object: &Object) -> Unions {
     const NONE: &[&Schema] = &[];
     let mut unions = Unions {
@@ -418,8 +389,7 @@ const fn gather(object: &Object, optional: bool, unions: &mut Unions) {
     }
 }
 
-/// `a == b`, in a `const fn` (`==` on `str` is not a const operation): the writer
-/// and the compile-time checks compare names with it.
+/// `a == b` in a `const fn`.
 pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {

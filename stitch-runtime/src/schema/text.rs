@@ -7,8 +7,7 @@ use crate::schema::{Describe, Schema};
 
 /// A type's schema text as a constant, for [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs).
 ///
-/// Implemented for every type with a schema. Its constants are generic, so they are
-/// evaluated only where they are named: const evaluation is slow, and a crate of many tools
+/// Generic constants are evaluated only where named: const evaluation is slow, and a crate
 /// that never names them does not wait for them.
 #[doc(hidden)]
 pub trait SchemaText {
@@ -30,11 +29,8 @@ impl<T: Describe + ?Sized> SchemaText for T {
     const TEXT: &'static str = as_str(Self::BUFFER.0.split_at(Self::BUFFER.1).0);
 }
 
-/// Renders a type's schema at run time, once, and keeps it for the life of the program.
-///
-/// Keyed by the address of the type's schema tree: two types whose trees the compiler merged
-/// have the same schema, and a type whose tree has two copies (two codegen units) is merely
-/// rendered twice. (A key by type name could mix up two versions of one crate.)
+/// Rendered once and kept for the program's life, keyed by the address of the type's tree
+/// (a key by type name could mix up two versions of one crate).
 pub(crate) fn cached<T: Describe + ?Sized>() -> &'static serde_json::Value {
     cached_tree(T::SCHEMA)
 }
@@ -51,13 +47,8 @@ fn cached_tree(schema: &'static Schema) -> &'static serde_json::Value {
         .or_insert_with(|| Box::leak(Box::new(render(schema))))
 }
 
-/// Renders `schema` at run time into a value. Total: never panics.
-///
-/// Every tree stitch builds renders as JSON (the derive escapes every string it puts in the
-/// tree and checks a user's `schema = "…"` during compilation). Only a tree built some other
-/// way can render as text that is not JSON; such a type still gets a valid schema, `{}`
-/// (anything), carrying the reason in a `$comment` for whoever reads the tool list, rather
-/// than a panic inside a server's `tools/list`.
+/// Never panics: a tree not built by the derive that renders as no JSON gets `{}` with the
+/// reason in a `$comment`, rather than a panic inside a server's `tools/list`.
 pub(crate) fn render(schema: &Schema) -> serde_json::Value {
     let mut buf = vec![0u8; len(schema)];
     write(schema, &mut buf);

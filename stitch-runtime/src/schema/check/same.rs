@@ -24,9 +24,7 @@ const fn all_same(a: &[&Schema], b: &[&Schema]) -> bool {
     true
 }
 
-/// Whether two schema trees are written as the same schema, as far as a tuple's members go
-/// (the rewrite compares the members it wrote). Two anchored (recursive) members are never the
-/// same: the first is written in full, the second as a reference to it.
+/// As far as a tuple's members go; two anchored members never are (the second is a reference).
 pub(super) const fn same(a: &Schema, b: &Schema) -> bool {
     match (a, b) {
         (Schema::Any, Schema::Any)

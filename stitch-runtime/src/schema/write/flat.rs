@@ -1,42 +1,36 @@
-//! An object with a flattened union (`#[serde(flatten)] act: Act` for an enum with data, of
-//! any tagging): JSON Schema cannot add a union's members to an object's properties, so the
-//! object is written as the union itself, `{"type":"object","anyOf":[…]}`, each member an
-//! object of the parent's properties and one variant's keys (its tag, its fields, its key or
-//! content key): `docs/rules.md#flattened-unions`. The members are `anyOf`, the widest truth:
-//! an externally tagged variant is the first key naming one, whatever keys follow. Two or more
-//! flattened unions make one member per combination of their variants (a product, not an
-//! `allOf`, which several formats' subsets lack, and which strict formats' closed members could
-//! not satisfy together), bounded by `MAX_MEMBERS`.
+//! An object with a flattened union (`docs/rules.md#flattened-unions`): JSON Schema cannot add
+//! a union's members to an object's properties, so the object is written as the union,
+//! `{"type":"object","anyOf":[…]}`, one member per combination of the unions' variants (a
+//! product, not an `allOf`, which subsets lack and closed strict members could not satisfy
+//! together), bounded by `MAX_MEMBERS`.
 
 use super::parts::flattened_map;
 use super::{Extras, Writer, NO_BOUNDS};
 use crate::schema::{as_object, core, Object, Schema, Unions, MAX_UNIONS};
 
-/// Whether `object` holds a flattened union, so is written as [`Writer::distributed`].
+/// Then written as [`Writer::distributed`].
 pub(super) const fn flattens(object: &Object) -> bool {
     crate::schema::flattened_unions(object).len > 0
 }
 
-/// One variant's keys, as a member adds them to the parent's.
 #[derive(Clone, Copy)]
 enum Part<'s> {
     /// The parent alone (a flattened `Option` read as `None`).
     Nothing,
-    /// An externally tagged variant: its name as a key, holding its content (`None`: a unit
-    /// variant, `null`).
+    /// An externally tagged variant's name as a key (`None`: a unit variant, `null`).
     Keyed(&'s str, Option<&'s Schema>),
-    /// An internally tagged variant: the tag's constant and the fields of `body`.
+    /// An internally tagged variant: the tag, its constant, the fields.
     Tagged(&'s str, &'s str, Option<&'s Object>),
-    /// An adjacently tagged variant: the tag's constant, the content under its key.
+    /// An adjacently tagged variant: the tag, its constant, the content key and schema.
     Adjacent(&'s str, &'s str, &'s str, Option<&'s Schema>),
-    /// An untagged variant's fields (`None`: a member that is no object, which adds nothing).
+    /// An untagged variant's fields (`None`: not an object, adds nothing).
     Body(Option<&'s Object>),
 }
 
 impl Writer<'_> {
-    /// `object` (with `tag`, an internally tagged variant's constant) holding flattened
-    /// unions, as the union of one object per combination of their variants. Past the bounds
-    /// (refused when the type is used as a tool) nothing is said of the unions' keys.
+    /// `object` (with `tag`, an internally tagged variant's constant) as one object per
+    /// combination of its unions' variants; past the bounds (refused for a tool) the unions'
+    /// keys are not said.
     pub(super) const fn distributed(
         &mut self,
         object: &Object,
@@ -52,7 +46,6 @@ impl Writer<'_> {
         }
     }
 
-    /// [`Writer::distributed`]'s object itself.
     const fn distributed_object(
         &mut self,
         object: &Object,
@@ -91,9 +84,7 @@ impl Writer<'_> {
         self.raw(b"]}");
     }
 
-    /// One member: the parent's properties and each union's chosen variant's keys, all
-    /// required as each says; the parent's unknown keys as it says (a flattened map's values,
-    /// or none).
+    /// The parent's properties and each chosen variant's keys, required as each says.
     const fn member(
         &mut self,
         object: &Object,
@@ -151,7 +142,6 @@ impl Writer<'_> {
         self.raw(b"}");
     }
 
-    /// The properties one variant adds.
     const fn part_properties(&mut self, part: Part<'_>, props: &mut bool) {
         match part {
             Part::Nothing => {}
@@ -176,7 +166,6 @@ impl Writer<'_> {
         }
     }
 
-    /// The keys one variant requires.
     const fn part_required(&mut self, part: Part<'_>, required: &mut bool) {
         match part {
             Part::Nothing => {}
@@ -211,7 +200,7 @@ impl Writer<'_> {
         self.constant(value);
     }
 
-    /// `key` holding `content` (`None`: `null`, a unit variant's).
+    /// `None`: `null`, a unit variant's.
     const fn property(&mut self, key: &str, content: Option<&Schema>, any: &mut bool) {
         if *any {
             self.raw(b",");
@@ -234,7 +223,6 @@ impl Writer<'_> {
     }
 }
 
-/// What a union's member adds to the parent's object.
 const fn part(member: &Schema) -> Part<'_> {
     match member {
         Schema::External { key, content } => Part::Keyed(key, Some(content)),
@@ -250,7 +238,7 @@ const fn part(member: &Schema) -> Part<'_> {
 }
 
 /// The `k`th choice of the `u`th union: its variants in order (an externally tagged enum's
-/// unit variants each a key holding `null`), then `None` when it is optional.
+/// unit variants each one), then `None` when it is optional.
 const fn choice(unions: &Unions, u: usize, mut k: usize) -> Part<'static> {
     let (members, _) = unions.list[u];
     let mut i = 0;
@@ -275,10 +263,9 @@ const fn choice(unions: &Unions, u: usize, mut k: usize) -> Part<'static> {
 }
 
 impl Writer<'_> {
-    /// `{"$defs":{…}}` of each recursive struct whose fields are written inline in `object`
-    /// (a flattened struct, looking into those flattened into it; with `unions`, a flattened
-    /// enum's variant), not written yet: its self-references name its anchor, which must be
-    /// somewhere. Whether it wrote any (the object written next then joins it, `join_after`).
+    /// `$defs` for each recursive struct written inline in `object` (flattened, or with
+    /// `unions` a flattened enum's variant) and not written yet, so its self-references
+    /// resolve. Whether it wrote any (the object written next then joins it).
     pub(super) const fn inline_defs(&mut self, object: &Object, unions: bool) -> bool {
         let mut open = false;
         self.flattened_defs(object, &mut open);
@@ -320,7 +307,7 @@ impl Writer<'_> {
         }
     }
 
-    /// `schema` under `$defs` by its anchor, when it is a recursive struct not written yet.
+    /// When `schema` is a recursive struct not written yet.
     const fn def(&mut self, schema: &Schema, open: &mut bool) {
         if let Some((anchor, anchored)) = anchored(schema) {
             if !self.written(anchor) {
@@ -338,7 +325,7 @@ impl Writer<'_> {
     }
 }
 
-/// The anchored schema `schema` is, looking through its wrappers (not into its fields).
+/// Through wrappers, not into fields.
 const fn anchored(mut schema: &Schema) -> Option<(&'static str, &Schema)> {
     loop {
         match schema {

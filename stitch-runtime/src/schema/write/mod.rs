@@ -3,9 +3,8 @@
 use crate::limits::{Limits, Num};
 use crate::schema::{str_eq, Object, Schema, ONE_OR_MANY_NOTE};
 
-/// Renders `schema` as JSON text into `buf`, returning the length the text needs. With a
-/// buffer too short (or empty) nothing past its end is written, so a first call with an
-/// empty buffer measures and a second one writes.
+/// Renders `schema` as JSON text into `buf`, returning the length the text needs; nothing is
+/// written past `buf`'s end, so a call with an empty buffer measures.
 pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
     let mut w = Writer {
         buf,
@@ -20,15 +19,13 @@ pub const fn write(schema: &Schema, buf: &mut [u8]) -> usize {
 }
 
 /// The most bytes of schema text [`ToolArgs::INPUT_SCHEMA`](crate::ToolArgs::INPUT_SCHEMA)
-/// holds (a type's constant is a buffer of this size wherever it is named).
+/// holds: a type's constant is a buffer of this size.
 pub const MAX_SCHEMA_TEXT: usize = 16 * 1024;
 
-/// The length of `schema`'s JSON text.
 pub const fn len(schema: &Schema) -> usize {
     write(schema, &mut [])
 }
 
-/// Rendered schema bytes as `&str`.
 pub const fn as_str(bytes: &[u8]) -> &str {
     match core::str::from_utf8(bytes) {
         Ok(s) => s,
@@ -42,8 +39,7 @@ pub const fn as_str(bytes: &[u8]) -> &str {
 struct Extras {
     description: Option<&'static str>,
     default: Option<&'static str>,
-    /// An alias's property: `"deprecated": true` (read, but the wire name is preferred), the
-    /// mark the strict formats leave it out by.
+    /// `"deprecated": true`, the mark the strict formats leave an alias out by.
     alias: bool,
 }
 
@@ -57,25 +53,23 @@ impl Extras {
 
 const NO_BOUNDS: (usize, usize) = (0, usize::MAX);
 
-/// How many distinct recursive types one schema names; past that, a recursive type is
-/// written whole again (a schema that large is far past any provider's limits).
+/// Distinct recursive types one schema names; past that one is written whole again (a schema
+/// that large is far past any provider's limits).
 const MAX_ANCHORS: usize = 32;
 
 struct Writer<'a> {
     buf: &'a mut [u8],
     at: usize,
-    /// The anchors written so far: a recursive type met again is a `$ref` to its anchor, so
-    /// that no anchor is written twice.
+    /// A recursive type met again is a `$ref` to its anchor, so no anchor is written twice.
     anchors: [&'static str; MAX_ANCHORS],
     anchored: usize,
-    /// The constraints of the field being written, for each number or string inside it.
+    /// For each number or string inside the field being written.
     limits: Option<&'static Limits>,
-    /// The field being written reads numbers and booleans written as text (`lenient_scalars`).
+    /// `lenient_scalars`.
     lenient: bool,
 }
 
 impl Writer<'_> {
-    /// Whether the anchor `name` is written already.
     const fn written(&self, name: &str) -> bool {
         let mut i = 0;
         while i < self.anchored {
@@ -87,7 +81,6 @@ impl Writer<'_> {
         false
     }
 
-    /// Notes that the anchor `name` is being written.
     const fn note_anchor(&mut self, name: &'static str) {
         if self.anchored < MAX_ANCHORS {
             self.anchors[self.anchored] = name;
@@ -96,8 +89,7 @@ impl Writer<'_> {
     }
 
     const fn raw(&mut self, bytes: &[u8]) {
-        // One copy of the slice (cheap in const evaluation, unlike a loop over bytes); a
-        // measuring pass has an empty buffer and only counts.
+        // One copy of the slice (cheap in const evaluation, unlike a loop over bytes).
         let end = self.at + bytes.len();
         if end <= self.buf.len() {
             let (_, tail) = self.buf.split_at_mut(self.at);
@@ -111,15 +103,13 @@ impl Writer<'_> {
         self.raw(text.as_bytes());
     }
 
-    /// A JSON string literal.
     const fn string(&mut self, text: &str) {
         self.raw(b"\"");
         self.escaped(text);
         self.raw(b"\"");
     }
 
-    /// String contents: the tree holds its strings already JSON-escaped (see [`Schema`]), so
-    /// they are copied whole.
+    /// The tree holds its strings already JSON-escaped, so they are copied whole.
     const fn escaped(&mut self, text: &str) {
         self.raw(text.as_bytes());
     }
@@ -145,7 +135,6 @@ impl Writer<'_> {
         self.unsigned(n.unsigned_abs());
     }
 
-    /// `"key":` preceded by a comma unless `first`.
     const fn key(&mut self, first: &mut bool, key: &str) {
         if !*first {
             self.raw(b",");
@@ -155,7 +144,7 @@ impl Writer<'_> {
         self.raw(b":");
     }
 
-    /// Opens an object and writes the property extras; returns whether no key is written yet.
+    /// Returns whether no key is written yet.
     const fn open(&mut self, extras: Extras) -> bool {
         self.raw(b"{");
         let mut first = true;
@@ -272,9 +261,8 @@ impl Writer<'_> {
                     anchor,
                     inner: Schema::Object(object),
                 } => {
-                    // A recursive struct as a variant's content: its self-references mean
-                    // the struct without the tag, so the anchor goes on the plain struct,
-                    // written under `$defs` here unless it is written already.
+                    // A recursive struct as a variant's content: its self-references mean the
+                    // struct without the tag, so the plain struct carries the anchor, under `$defs`.
                     if self.written(anchor) {
                         self.object(object, extras, Some((tag, value)));
                     } else {
@@ -347,8 +335,7 @@ impl Writer<'_> {
                 self.raw(b"\"}");
             }
             Schema::Anchored { anchor, .. } if self.written(anchor) => {
-                // Met before in this schema: a reference to where it was written, with the
-                // field's item bounds beside it.
+                // Met before: a reference, with the field's item bounds beside it.
                 let mut first = self.open(extras);
                 self.key(&mut first, "$ref");
                 self.raw(b"\"#");
@@ -366,12 +353,11 @@ impl Writer<'_> {
             }
             Schema::Anchored { anchor, inner } => {
                 self.note_anchor(anchor);
-                // The anchor goes first in the inner schema's object.
                 self.raw(b"{\"$anchor\":");
                 self.string(anchor);
                 let start = self.at;
                 self.schema(inner, extras, bounds);
-                // Replace the inner `{` with `,` (or drop it for an empty object).
+                // The inner `{` becomes `,` (or is dropped for an empty object).
                 self.join_after(start);
             }
             Schema::Described { description, inner } => {
@@ -404,8 +390,8 @@ impl Writer<'_> {
         }
     }
 
-    /// After `{"$anchor":"…"` has been written and then a whole schema object starting at
-    /// `start`, turns that object's opening brace into a separator.
+    /// Turns the opening brace of the object written from `start`, after `{"$anchor":"…"`, into
+    /// a separator.
     const fn join_after(&mut self, start: usize) {
         if start < self.buf.len() {
             let empty = start + 1 < self.buf.len() && self.buf[start + 1] == b'}';
@@ -413,7 +399,6 @@ impl Writer<'_> {
         }
     }
 
-    /// A bound as JSON.
     const fn num(&mut self, n: Num) {
         match n {
             Num::Int(i) => self.signed(i),
@@ -438,7 +423,7 @@ impl Writer<'_> {
         self.raw(b"}");
     }
 
-    /// Opens a `OneOrMany`'s object: the field's description followed by the list note.
+    /// The field's description followed by the list note.
     const fn raw_open_note(&mut self, extras: Extras) -> bool {
         self.raw(b"{");
         let mut first = true;

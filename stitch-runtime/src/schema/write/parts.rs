@@ -34,8 +34,7 @@ impl Writer<'_> {
         self.raw(b"}");
     }
 
-    /// A union's `anyOf` / `oneOf`; `"type":"object"` beside it when every member is an
-    /// object (a tagged enum), as a tool's root schema must say.
+    /// `"type":"object"` beside it when every member is an object, as a tool's root must say.
     pub(super) const fn keyed_list(
         &mut self,
         extras: Extras,
@@ -79,7 +78,7 @@ impl Writer<'_> {
         self.raw(b"]");
     }
 
-    /// User schema text: the property's extras are added when it is an object.
+    /// The property's extras are added when the text is an object.
     pub(super) const fn raw_schema(&mut self, text: &str, extras: Extras) {
         let bytes = trim(text.as_bytes());
         let has_extras = extras.description.is_some() || extras.default.is_some() || extras.alias;
@@ -96,7 +95,7 @@ impl Writer<'_> {
         self.raw(rest);
     }
 
-    /// A struct's object; `tag` adds an internally tagged variant's constant tag first.
+    /// `tag` adds an internally tagged variant's constant tag first.
     pub(super) const fn object(
         &mut self,
         object: &Object,
@@ -122,7 +121,6 @@ impl Writer<'_> {
         }
     }
 
-    /// [`Writer::object`]'s object, with no flattened union.
     const fn plain_object(&mut self, object: &Object, extras: Extras, tag: Option<(&str, &str)>) {
         let mut first = self.open(extras);
         self.key(&mut first, "type");
@@ -138,7 +136,7 @@ impl Writer<'_> {
         }
         self.properties(object, &mut any);
         self.raw(b"}");
-        // `required`: the tag, then each required property (flattened ones included).
+        // The tag, then each required property, flattened ones included.
         let mut required = tag.is_some();
         if !required {
             required = has_required(object, false);
@@ -195,11 +193,9 @@ impl Writer<'_> {
         }
     }
 
-    /// `"not": {"anyOf": [{"properties": {"color": false, "colour": false}}, …]}`: each
-    /// required field read under an alias too is sent under one of its names (serde refuses
-    /// two, `duplicate field`), for `object` and `bodies` (flattened unions' variants). A `not`,
-    /// not an `allOf`: Anthropic's API refuses `allOf`, `anyOf` and `oneOf` at the top of an
-    /// `input_schema`, and MCP clients pass the schema on to it.
+    /// `"not": {"anyOf": [{"properties": {"color": false, "colour": false}}, …]}`: a required
+    /// field with aliases is sent under one of its names, for `object` and `bodies`. A `not`,
+    /// not an `allOf`: Anthropic refuses `allOf`/`anyOf`/`oneOf` at an `input_schema`'s top.
     pub(super) const fn alias_groups(
         &mut self,
         object: &Object,
@@ -231,8 +227,7 @@ impl Writer<'_> {
         self.raw(b"]}");
     }
 
-    /// One `{"properties": {name: false, …}}` per required aliased field of `object` (valid
-    /// when none of its names is sent, so its `not` requires one).
+    /// One `{"properties": {name: false, …}}` per required aliased field.
     const fn groups(&mut self, object: &Object, any: &mut bool, optional: bool) {
         if optional {
             return;
@@ -275,7 +270,7 @@ impl Writer<'_> {
         let mut i = 0;
         while i < object.properties.len() {
             let p = &object.properties[i];
-            // A field read under an alias too is required as one of its names (`alias_groups`).
+            // Required as one of its names (`alias_groups`).
             if p.required() && !aliased(object, i) {
                 if *any {
                     self.raw(b",");
@@ -318,13 +313,12 @@ pub(super) const fn has_required(object: &Object, optional: bool) -> bool {
     false
 }
 
-/// Whether the `i`-th property of `object` is read under an alias too (its aliases follow it).
+/// Its aliases follow it.
 const fn aliased(object: &Object, i: usize) -> bool {
     i + 1 < object.properties.len() && object.properties[i + 1].is_alias()
 }
 
-/// Whether `object` (with the objects flattened into it, unless `optional`) has a required
-/// field read under an alias too.
+/// A required field with aliases, in `object` or (unless `optional`) flattened into it.
 const fn has_groups(object: &Object, optional: bool) -> bool {
     if optional {
         return false;
@@ -348,9 +342,7 @@ const fn has_groups(object: &Object, optional: bool) -> bool {
     false
 }
 
-/// The value schema of a flattened map, which takes every key the properties do not: one
-/// flattened into `object` itself, or into a struct flattened into it, at any depth (the walk
-/// hands such a map every key no level declares).
+/// A flattened map at any depth of flattening takes every key no level declares.
 pub(super) const fn flattened_map(object: &Object) -> Option<&Schema> {
     let mut f = 0;
     while f < object.flatten.len() {
@@ -385,10 +377,8 @@ const fn trim(mut bytes: &[u8]) -> &[u8] {
     bytes
 }
 
-/// A field's constraints.
 impl Writer<'_> {
-    /// The field's number constraints; `range`: `minimum`/`maximum` too (an integer writes
-    /// its own).
+    /// `range`: `minimum`/`maximum` too (an integer writes its own otherwise).
     pub(super) const fn number_limits(&mut self, first: &mut bool, range: bool) {
         let Some(limits) = self.limits else {
             return;
@@ -410,7 +400,6 @@ impl Writer<'_> {
         }
     }
 
-    /// The field's string constraints.
     pub(super) const fn string_limits(&mut self, first: &mut bool) {
         let Some(limits) = self.limits else {
             return;

@@ -1,17 +1,16 @@
 //! The writer's numbers: an integer's and an `f32`'s range (a field's own bounds replace
-//! them), and a `lenient_scalars` field's numbers and booleans with the text they may be
-//! written as.
+//! them), and `lenient_scalars` leaves with the text they may be written as.
 
 use super::{Extras, Writer, NO_BOUNDS};
 use crate::schema::Schema;
 
-/// The text a `lenient_scalars` integer or number may be written as (JSON-escaped), which the
-/// coercer recognises: an unsigned integer's digits, a signed one's, a JSON number.
+/// The text a lenient integer or number may be written as (JSON-escaped), which the coercer
+/// recognises.
 pub(crate) const LENIENT_UNSIGNED: &str = "^(0|[1-9][0-9]*)$";
 pub(crate) const LENIENT_SIGNED: &str = "^(0|-?[1-9][0-9]*)$";
 const LENIENT_NUMBER: &str = "^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?([eE][-+]?[0-9]+)?$";
 
-/// `f32::MAX` as JSON, as serde_json writes it as an `f64` (the coercer recognises the pair).
+/// As serde_json writes it as an `f64`; the coercer recognises the pair.
 const F32_MAX: &str = "3.4028234663852886e38";
 const F32_MIN: &str = "-3.4028234663852886e38";
 
@@ -25,7 +24,6 @@ enum Bound {
 }
 
 impl Writer<'_> {
-    /// `Number`, `Float32` or `Integer`.
     pub(super) const fn number(&mut self, schema: &Schema, extras: Extras) {
         match schema {
             Schema::Number => {
@@ -39,7 +37,6 @@ impl Writer<'_> {
                 let mut first = self.open(extras);
                 self.key(&mut first, "type");
                 self.string("number");
-                // `f32::MAX` as an `f64`.
                 self.type_bounds(&mut first, Bound::Text(F32_MIN), Bound::Text(F32_MAX));
                 self.number_limits(&mut first, false);
                 self.raw(b"}");
@@ -56,8 +53,7 @@ impl Writer<'_> {
         }
     }
 
-    /// `minimum` and `maximum`: the field's own (within the type's range: the derive
-    /// checked), else the type's.
+    /// The field's own (the derive checked it within the type's range), else the type's.
     const fn type_bounds(&mut self, first: &mut bool, min: Bound, max: Bound) {
         let own = match self.limits {
             Some(limits) => (limits.minimum, limits.maximum),
@@ -83,8 +79,7 @@ impl Writer<'_> {
         }
     }
 
-    /// Where a `lenient_scalars` field is being written: writes `schema` when the option
-    /// changes it here (a leaf it reaches, or a part it does not reach), and says so.
+    /// Writes `schema` when `lenient_scalars` changes it here, and says so.
     pub(super) const fn lenient_at(
         &mut self,
         schema: &Schema,
@@ -96,8 +91,8 @@ impl Writer<'_> {
                 self.lenient_leaf(schema, extras);
                 true
             }
-            // Not into a nested struct, an enum or a union (the derive's walk neither);
-            // an `Option` item (`T` or `null`) is its `T`.
+            // Not into a nested struct, an enum or a union, as the derive's walk; an `Option`
+            // item is its `T`.
             Schema::AnyOf([_, Schema::Null]) => false,
             Schema::Object(_)
             | Schema::AnyOf(_)
@@ -116,9 +111,7 @@ impl Writer<'_> {
         }
     }
 
-    /// A number or boolean of a `lenient_scalars` field: `{"anyOf": [leaf, text]}`, the text
-    /// as the derive reads it (an integer's digits as it writes them, a JSON number, `true` or
-    /// `false`); the range is the leaf's, which the text is read into.
+    /// `{"anyOf": [leaf, text]}`, the text as the derive reads it; the range is the leaf's.
     const fn lenient_leaf(&mut self, leaf: &Schema, extras: Extras) {
         let mut first = self.open(extras);
         self.key(&mut first, "anyOf");
