@@ -114,8 +114,7 @@ impl Fields {
         self.names.iter().map(FieldWalk::name)
     }
 
-    /// Whether a field reads `key`, here or declared by a flattened type (a flattened map beside
-    /// them leaves it alone).
+    /// Whether a field here or declared by a flattened type reads `key`.
     pub fn declares(&self, key: &str) -> bool {
         self.names.iter().any(|f| f.name() == key) || self.flat.iter().any(|f| (f.declares)(key))
     }
@@ -215,8 +214,8 @@ pub fn walk_fields(
         });
     }
     if !fields.flat.is_empty() {
-        // A flattened map reads the keys no declared field claims at any level around it; a flattened
-        // struct reads only its own, as serde's flatten does.
+        // A flattened map reads the keys no declared field claims at any level around it; a
+        // flattened struct reads only its own, as serde's flatten does.
         let claims = owned.within_fields(fields);
         for flat in fields.flat {
             (flat.walk)(map, cx, at, &claims);

@@ -8,14 +8,13 @@ use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::walk::{Coerce, Cx, Fields};
 
-/// The keys of a shared object that the types around a flattened one declare: a chain of
-/// static lookups, nothing allocated.
+/// The keys of a shared object the types around a flattened one declare: a chain on the stack.
 #[derive(Clone, Copy)]
 pub struct Claims<'a> {
     declares: Declares,
     outer: Option<&'a Claims<'a>>,
-    /// Whether the object is its own, so `deny_unknown_fields` judges the keys nothing claims; not
-    /// for a struct flattened into another, which reads only its own fields, as in serde.
+    /// Whether the object is its own, so `deny_unknown_fields` judges it; not for a struct
+    /// flattened into another, which reads only its own fields.
     judged: bool,
 }
 
@@ -70,8 +69,7 @@ impl<'a> Claims<'a> {
         false
     }
 
-    /// Whether `key`, which the type itself does not read, is unknown under
-    /// `deny_unknown_fields`.
+    /// Whether `key`, not the type's own, is unknown under `deny_unknown_fields`.
     #[inline]
     pub fn denies(&self, key: &str) -> bool {
         self.judged && !self.claims(key)

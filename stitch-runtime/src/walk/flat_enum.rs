@@ -25,8 +25,7 @@ pub fn no_flat_variant<T>(cx: &mut Cx, at: &Path<'_>) {
     });
 }
 
-/// A flattened tagged enum `T` whose tag names no variant: serde's verdict on the keys it reads
-/// (`keys`, or every key no level around it reads when `None`).
+/// A flattened tagged enum `T` whose tag names no variant: serde's verdict on the keys it reads.
 #[cold]
 #[inline(never)]
 pub fn flat_refused<T: Coerce>(
@@ -47,8 +46,7 @@ pub fn flat_refused<T: Coerce>(
     cx.within_parent(|cx| cx.check::<T>(&Value::Object(read), at));
 }
 
-/// A flattened untagged enum `T`: the keys no level around it reads are walked as one object,
-/// as serde tries each variant on them.
+/// A flattened untagged enum: the keys no level around it reads, walked as one object.
 pub fn walk_flat_whole<T: Coerce>(
     map: &mut Map<String, Value>,
     cx: &mut Cx,
@@ -95,8 +93,7 @@ fn left_as_sent<T: Coerce>(
     }
 }
 
-/// The keys serde hands a flattened `T` (those no level around it reads, or `T` declares) as an
-/// object, and the rest kept aside with the object's order.
+/// The keys serde hands a flattened `T` as an object, and the rest kept aside in order.
 fn handed<T: Coerce>(map: &mut Map<String, Value>, claims: &Claims<'_>) -> (Value, Parted) {
     let order: Vec<String> = map.keys().cloned().collect();
     let mut handed = Map::new();
@@ -129,8 +126,7 @@ impl Parted {
     }
 }
 
-/// A flattened `Option<T>`: `T`'s keys walked as `T` when they need nothing; otherwise serde's
-/// reading of them as sent decides.
+/// A flattened `Option<T>`: walked as `T` when that finds nothing; else serde's reading decides.
 #[inline]
 pub(crate) fn walk_flat_option<T: Coerce>(
     map: &mut Map<String, Value>,
@@ -160,9 +156,8 @@ fn flat_option_decided<T: Coerce>(
     }
 }
 
-/// Whether a flattened `Option<T>` holding `value` is `Some`, as serde reads it as sent. Then
-/// `T`'s own refusals stand and nothing is repaired; a `None` refuses nothing and is never
-/// repaired into a `Some` (`docs/rules.md#untagged`).
+/// Whether a flattened `Option<T>` is `Some` as serde reads it as sent: then `T`'s refusals
+/// stand, nothing repaired; a `None` refuses nothing (`docs/rules.md#untagged`).
 fn decide<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) -> bool {
     if !cx.is_apply() {
         // Past the depth limit the keys are refused and serde, which would recurse, is not asked.
@@ -189,8 +184,7 @@ fn decide<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) -> bool {
     true
 }
 
-/// `T`'s walk of the shared keys, every key claimed around it: a `deny_unknown_fields` inside
-/// judges nothing (serde hands a flattened struct only its own fields).
+/// Every key claimed around it: serde hands a flattened struct only its own fields.
 fn flat_member<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
     if let Value::Object(map) = value {
         T::walk_flat(map, cx, at, &Claims::beside(claims_everything));

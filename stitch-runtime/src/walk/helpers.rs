@@ -8,8 +8,7 @@ use crate::path::Path;
 use crate::report::RepairKind;
 use crate::walk::{Claims, Coerce, Cx, Kind};
 
-/// Walks a leaf (string-like or scalar): nothing to repair; serde checks a value the quick test
-/// `admits` does not surely accept.
+/// Walks a leaf: nothing to repair; serde checks what `admits` (the quick test) does not.
 #[inline]
 pub fn walk_leaf<T: Coerce>(value: &Value, cx: &mut Cx, at: &Path<'_>, admits: bool) {
     if !admits {
@@ -42,8 +41,8 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
         return;
     }
     if const { takes_any_string::<T>() } && !T::LIMITED && !cx.has_limits() {
-        // An item taking any string has nothing to repair or judge in one, so only other kinds are
-        // walked. A `char` or unit-variant enum judges its string, so each of its items is walked.
+        // An item taking any string has nothing to repair or judge; a `char` or unit-variant enum
+        // judges its string, so it goes the other way.
         for (i, item) in items.iter_mut().enumerate() {
             if !item.is_string() {
                 T::walk(item, cx, &at.index(i), Bounds::NONE);
@@ -110,15 +109,13 @@ pub fn untyped_entries(map: &Map<String, Value>, cx: &mut Cx, at: &Path<'_>) {
     }
 }
 
-/// Whether a defaulted field of type `T` takes `null` as the field left out: the type does not
-/// read `null` itself (`docs/rules.md#r8`).
+/// Whether a defaulted field of type `T` takes `null` as left out (`docs/rules.md#r8`).
 #[inline]
 pub const fn null_is_absent<T: Coerce>() -> bool {
     !T::NULLABLE && !matches!(T::SHAPE.kind, Kind::Any)
 }
 
-/// R8: drops from `map` each `null` key that `absent` names (with its field's ordinal), so
-/// serde uses the default; each is a [`RepairKind::NullLeftOut`] repair.
+/// R8: drops each `null` key `absent` names (with its field's ordinal), so serde defaults it.
 #[cold]
 pub fn drop_absent(
     map: &mut Map<String, Value>,
@@ -157,8 +154,7 @@ pub(crate) fn items_hold<'a, T: Coerce + 'a>(
     bounds.contains(len) && items.into_iter().all(|item| item.bounds_hold(Bounds::NONE))
 }
 
-/// A set collapses repeats and bounds count the items as sent, so a bounded set always takes
-/// the full path.
+/// Bounds count the items as sent and a set collapses repeats: a bounded set takes the full path.
 pub(crate) fn set_holds<'a, T: Coerce + 'a>(
     items: impl IntoIterator<Item = &'a T>,
     bounds: Bounds,

@@ -180,11 +180,9 @@ pub trait Coerce: DeserializeOwned + Describe {
 
     /// Whether `text` is a list written as text that this type's array form accepts within
     /// `bounds` (R3); no default, so a new type cannot forget its array form.
-    /// [`Coerce::bounds_hold`] from the sequence's form; the derive writes both for every type.
     fn accepts_text_list(text: &str, bounds: Bounds) -> bool;
 
-    /// Whether a value read straight from text keeps the item bounds the walk would check;
-    /// `false` sends the call down the full path.
+    /// Whether a value read straight from text keeps the item bounds the walk would check.
     fn bounds_hold(&self, bounds: Bounds) -> bool;
 
     /// Whether a value read straight from text keeps a field's `limits` as the walk would judge
@@ -229,8 +227,7 @@ pub(crate) type Record<'a> = Option<&'a mut Vec<Repair>>;
 
 pub(crate) type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
 
-/// A tool's argument type without the type, so the steps around its walk compile once for
-/// every tool.
+/// A tool's argument type without the type, so the steps around its walk compile once.
 #[derive(Clone, Copy)]
 pub(crate) struct Tool {
     walk: WalkFn,

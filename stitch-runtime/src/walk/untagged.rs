@@ -28,9 +28,8 @@ pub fn deserialized<T: DeserializeOwned>(value: &Value) -> Option<T> {
     crate::json::de::from_copy(value).ok()
 }
 
-/// Decides an array or object at an untagged enum: `members` in declaration order, `pick` the
-/// member serde reads from a value. `false` when none takes it, as sent or repaired: the caller
-/// then reports serde's message for it as sent.
+/// Decides an array or object at an untagged enum (`pick`: the member serde reads); `false`
+/// when no member takes it, as sent or repaired.
 #[cold]
 #[inline(never)]
 pub fn untagged(
@@ -53,8 +52,8 @@ pub fn untagged(
     match choose(value, cx, at, bounds, members, pick) {
         None => false,
         Some((i, repaired)) => {
-            // The chosen member is walked once more as sent, so its own refusals (R3, item bounds, keys
-            // sent twice) stand; the apply pass writes only the chosen repair.
+            // The chosen member is walked once more as sent, so its own refusals (R3, item bounds,
+            // keys sent twice) stand; the apply pass writes only the chosen repair.
             let walked = repaired.is_none() || cx.has_duplicates();
             if walked && !cx.is_apply() {
                 let mut probe = cx.probe();
@@ -69,8 +68,8 @@ pub fn untagged(
     }
 }
 
-/// The member serde chooses and, when it takes the value only once repaired, the repaired copy;
-/// from the text ([`from_text`]) when it sent some key twice.
+/// The member serde chooses, and the repaired copy if it takes only that; from the text when it
+/// sent some key twice.
 fn choose(
     value: &mut Value,
     cx: &mut Cx,
@@ -95,8 +94,7 @@ fn choose(
         }
         let mut probe = cx.value_probe();
         (member.walk)(value, &mut probe, at, bounds);
-        // A member with an issue is refused whatever it repairs; one with nothing to repair was
-        // refused by serde as sent.
+        // A member with an issue is refused; one with nothing to repair, serde refused as sent.
         if !probe.repairs_only() {
             continue;
         }
@@ -114,10 +112,8 @@ fn choose(
     None
 }
 
-/// serde's pick for text that sent some key twice, where it refuses a member meeting a declared
-/// key sent twice and tries the next. `p`, the pick for the `Value`, stands unless it meets one;
-/// after it, the first member taking the kind whose walk finds nothing. `None`: the caller
-/// refuses as serde refuses the text.
+/// serde's pick for text that sent a key twice: a member meeting a declared key sent twice
+/// fails and serde tries the next. `p` is the pick for the `Value`; `None`: no member reads it.
 fn from_text(
     value: &mut Value,
     cx: &mut Cx,

@@ -21,8 +21,8 @@ enum Slot {
 }
 
 impl Cx {
-    /// Records an issue at `at`, built only if it will be kept: the first [`MAX_ISSUES`] in the
-    /// order of their paths, not the order the walk met them; the others are counted.
+    /// Records an issue at `at`, built only if it is among the first [`MAX_ISSUES`] by path order;
+    /// the others are counted.
     #[cold]
     pub fn report(&mut self, at: &Path<'_>, issue: impl FnOnce() -> Issue) {
         if self.apply {
@@ -43,7 +43,6 @@ impl Cx {
     /// `None` when the list is full and `order` sorts after every kept issue, so it is never built.
     fn slot(&mut self, order: Order) -> Option<Slot> {
         if self.rules_only {
-            // Which issue this is, only the built issue says.
             return Some(Slot::RulesOnly);
         }
         self.place(order)
@@ -87,15 +86,14 @@ impl Cx {
         }
     }
 
-    /// Whether the field's own `pattern` claims `text`, a list written as text: then it is one
-    /// value, not R3's ([`pattern_claims`]).
+    /// Whether the field's own `pattern` claims `text`, so it is one value, not R3's.
     pub(crate) fn pattern_claims(&self, text: &str) -> bool {
         let pattern = self.limits.and_then(|limits| limits.pattern.as_ref());
         pattern.is_some_and(|pattern| pattern_claims(text, |s| pattern.is_match(s)))
     }
 
-    /// A key no level reads, in an object that denies unknown fields and flattens structs: serde's
-    /// words, expecting the fields of the type and of every struct flattened into it.
+    /// A key no level reads under `deny_unknown_fields` with flattened structs, expecting every
+    /// field of the type and of the structs flattened into it.
     #[cold]
     #[inline(never)]
     pub(crate) fn unknown_among(
@@ -146,8 +144,7 @@ impl Cx {
         }
     }
 
-    /// `false` in the apply pass and past the depth limit (serde would recurse as deep as the
-    /// value goes); a container is walked for depth first.
+    /// `false` in the apply pass and past the depth limit (serde would recurse as deep).
     fn may_check(&mut self, value: &Value, at: &Path<'_>) -> bool {
         if is_container(value) {
             self.untyped(value, at);
@@ -170,9 +167,8 @@ impl Cx {
         });
     }
 
-    /// An untagged enum `T` whose members all refuse `value`, in serde's words. When the text sent
-    /// a key twice, serde may read the `Value` where it refused the text: then the enum is refused
-    /// as serde refuses the text.
+    /// An untagged enum whose members all refuse `value`; when the text sent a key twice, refused
+    /// as serde refuses the text, even where it reads the `Value`.
     #[cold]
     #[inline(never)]
     pub fn no_member<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {

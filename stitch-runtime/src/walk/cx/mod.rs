@@ -44,8 +44,7 @@ pub struct Cx {
     omitted: usize,
     /// The keys the arguments' text sent twice (none for a `Value`).
     duplicates: Duplicates,
-    // A `OneOrMany<T>` whose one value is walked as a `T`: a type error right there says what the
-    // union takes.
+    // A `OneOrMany<T>` whose one value is walked as a `T`, for the message of a type error there.
     one_or_many: Option<(usize, &'static Schema)>,
     // How many untagged probes this walk runs inside: past `UNTAGGED_NEST` an untagged enum stops
     // searching its members' repairs, so nesting costs linear, not exponential, time.
@@ -125,15 +124,13 @@ impl Cx {
         true
     }
 
-    /// [`Cx::sent_once`] of the key `key` of the object at `parent`; the path is built only when
-    /// the text sent some key twice.
+    /// [`Cx::sent_once`] of the key `key` of the object at `parent`, its path built only if needed.
     #[inline]
     pub fn key_once(&mut self, item: &Value, parent: &Path<'_>, key: &'static str) -> bool {
         self.duplicates.is_empty() || self.once(item, &parent.key(key), key)
     }
 
-    /// Whether the text sent the tag `tag` of the object `map` at `at` twice (then refused as
-    /// serde refuses it).
+    /// Whether the text sent the tag `tag` of `map` twice (then refused as serde refuses it).
     #[inline]
     pub fn tag_twice(
         &mut self,
@@ -196,8 +193,7 @@ impl Cx {
         !self.apply && !self.rules_only
     }
 
-    /// Sets whether numbers and booleans written as text are read (`lenient_scalars`), returning
-    /// the previous setting.
+    /// Sets whether numbers and booleans written as text are read, returning the old setting.
     #[inline]
     pub fn set_lenient(&mut self, lenient: bool) -> bool {
         core::mem::replace(&mut self.lenient, lenient)
@@ -221,8 +217,7 @@ impl Cx {
         self.limits.is_some()
     }
 
-    /// Checks a number or string the position admits against the field's constraints; the first
-    /// one broken is an issue at `at`.
+    /// Checks a number or string against the field's constraints; the first broken is an issue.
     #[inline]
     pub fn limited(&mut self, value: &Value, at: &Path<'_>) {
         if let Some(limits) = self.limits {
@@ -241,9 +236,8 @@ impl Cx {
         }
     }
 
-    /// A repair of kind `kind` at `at`, where the caller sent `sent`: every repair site calls it.
-    /// The check pass notes the repair is due; the apply pass records it if asked. The site writes
-    /// the change itself, in the apply pass only.
+    /// A repair at `at` of what the caller sent: the check pass notes it is due, the apply pass
+    /// records it if asked. The site writes the change itself, in the apply pass only.
     #[inline]
     pub fn repaired(&mut self, at: &Path<'_>, kind: RepairKind, sent: &Value) {
         if !self.apply {
@@ -262,8 +256,7 @@ impl Cx {
         }
     }
 
-    /// Walks the one value of a `OneOrMany` at `at`: a type error right there says what the union
-    /// takes (`expected a string or an array of strings`).
+    /// Walks a `OneOrMany`'s one value: a type error right there says what the union takes.
     #[inline]
     pub fn as_one_of_many(
         &mut self,
@@ -332,9 +325,8 @@ impl Cx {
         self.depth -= 1;
     }
 
-    /// R1: a string at a position of type `T` that expects no string is replaced by what it
-    /// parses to, if that is of a kind the position takes, and walked as `T`; else it is checked
-    /// as sent.
+    /// R1: a string where `T` expects none is replaced by what it parses to, if the position takes
+    /// that kind, and walked as `T`; else it is checked as sent.
     #[inline]
     pub fn repair<T: Coerce>(&mut self, value: &mut Value, at: &Path<'_>, bounds: Bounds) {
         self.repair_typed(value, at, bounds, T::SHAPE, T::walk, issues::verdict::<T>);
@@ -359,8 +351,7 @@ impl Cx {
         }
     }
 
-    /// R1 for a position without a type of its own (an enum variant's content): `false` when
-    /// nothing was repaired.
+    /// R1 for a position with no type of its own (a variant's content); `false` if not repaired.
     pub fn repair_with(
         &mut self,
         value: &mut Value,
@@ -385,8 +376,8 @@ impl Cx {
         let Some(mut parsed) = self.parse_text(text, at) else {
             return false;
         };
-        // Text written twice (a JSON string holding JSON text) is read as many times as written, except
-        // at a union, whose members decide on the inner string.
+        // Text written twice (a JSON string holding JSON text) is read as many times as written,
+        // except at a union, whose members decide on the inner string.
         let mut layers = 1;
         if shape.kind != Kind::Union {
             while let Value::String(inner) = &parsed {
@@ -397,8 +388,8 @@ impl Cx {
                 layers += 1;
             }
         }
-        // Only a value of a kind the position takes replaces the text: `"5"` where a list is expected
-        // stays, and is refused as sent.
+        // Only a value of a kind the position takes replaces the text: `"5"` where a list is
+        // expected stays, and is refused as sent.
         let fits = match parsed {
             Value::Array(_) => shape.arrays,
             Value::Object(_) => shape.objects,
@@ -435,8 +426,7 @@ impl Cx {
         }
     }
 
-    /// A value stitch does not walk into (unknown keys, `Value`, opaque fields, a container where
-    /// a scalar is expected): checked for depth only.
+    /// A value stitch does not walk into (unknown keys, `Value`, opaque fields): depth only.
     pub fn untyped(&mut self, value: &Value, at: &Path<'_>) {
         match value {
             Value::Array(items) if self.enter(at) => {

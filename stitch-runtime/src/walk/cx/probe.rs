@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 use super::{Cx, Duplicates, UNTAGGED_NEST};
 
 impl Cx {
-    /// A check pass at this walk's place, with no issue and nothing pending, whatever this walk's
-    /// mode. Hand it back with [`Cx::end_probe`]: it holds the notes of keys sent twice till then.
+    /// A check pass at this walk's place, clean whatever this walk's mode; it holds the notes of
+    /// keys sent twice until [`Cx::end_probe`].
     #[inline]
     pub fn probe(&mut self) -> Cx {
         let duplicates = core::mem::replace(&mut self.duplicates, Duplicates::NONE);
@@ -41,8 +41,7 @@ impl Cx {
         self.beside(false, Duplicates::NONE)
     }
 
-    /// An apply pass for a repair tried on a copy; it records if this pass does (its caller
-    /// forgets what an unchosen one did).
+    /// An apply pass for a repair tried on a copy (recording if this pass records).
     pub(crate) fn apply_probe(&self) -> Cx {
         self.beside(true, Duplicates::NONE)
     }
@@ -69,7 +68,7 @@ impl Cx {
     }
 
     /// Whether the text sent the key holding `item` twice: a flattened externally tagged enum's
-    /// variant is then the first one sent, which the `Value` does not hold, so serde alone reads it.
+    /// variant is then the first sent, which the `Value` lacks, so serde alone reads it.
     #[inline]
     pub fn sent_twice(&self, item: &serde_json::Value) -> bool {
         !self.duplicates.is_empty() && self.duplicates.contains(item)
@@ -100,8 +99,7 @@ impl Cx {
         for found in probe.issues {
             self.keep(found.order, || found.issue);
         }
-        // What the probe counted past the cap is counted here too, except by a rules-only walk,
-        // which cannot tell those issues' kinds.
+        // What the probe counted past the cap counts here too, but not in a rules-only walk.
         if self.rules_only {
             return;
         }
@@ -121,8 +119,8 @@ impl Cx {
         self.pending && !self.found_issues()
     }
 
-    /// Runs `walk` one level up, for an object already entered and handed on as a value of its
-    /// own (a flattened union's shared keys), so its depth counts once.
+    /// Runs `walk` one level up, for an object already entered and handed on (a flattened union's
+    /// keys), so its depth counts once.
     pub(crate) fn within_parent<R>(&mut self, walk: impl FnOnce(&mut Cx) -> R) -> R {
         let depth = self.depth;
         self.depth = depth.saturating_sub(1);

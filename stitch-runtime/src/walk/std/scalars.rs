@@ -41,8 +41,7 @@ macro_rules! scalar {
                 false
             }
 
-            // What serde read straight from text holds only if the walk would accept it (an `f32` that
-            // overflowed to infinity is not).
+            // The walk refuses an `f32` that overflowed to infinity.
             #[inline]
             fn bounds_hold(&self, _: Bounds) -> bool {
                 true $(&& $read(*self))?
@@ -82,8 +81,7 @@ macro_rules! integer {
     };
 }
 
-/// Read only when the text is exactly how the number prints (not `"5.0"`, `" 5"`, `"+5"`,
-/// `"05"` or `"0x5"`).
+/// Read only when the text is exactly how the number prints (not `"5.0"`, `"+5"`, `"05"`).
 fn lenient_int<T>(text: &str) -> Option<Value>
 where
     T: core::str::FromStr + ToString + Into<serde_json::Number>,
@@ -137,8 +135,8 @@ fn never<T>(_: T, _: &Limits) -> bool {
     false
 }
 
-/// An `f32` past `f32::MAX` is refused whatever serde_json's features (its `float_roundtrip`
-/// refuses it in text, else it reads infinity); a bound is judged on the `f32` the tool gets.
+/// An `f32` past `f32::MAX` is refused whatever serde_json's features; a bound is judged on the
+/// `f32` the tool gets.
 fn judge_f32(cx: &mut Cx, value: &Value, at: &Path<'_>) {
     let Some(sent) = value.as_f64() else {
         return;

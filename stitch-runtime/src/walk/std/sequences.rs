@@ -64,8 +64,7 @@ macro_rules! sequence {
     (@text_list array($n:ident), $text:ident, $bounds:ident) => {
         $bounds.contains($n) && is_text_list($text, T::accepts_element, Bounds::exactly($n))
     };
-    // Bounds count the items as sent, for a set too (the walk checks the length before serde
-    // collapses repeats).
+    // Bounds count the items as sent, for a set too.
     (@text_list $form:ident, $text:ident, $bounds:ident) => {
         is_text_list($text, T::accepts_element, $bounds)
     };

@@ -47,7 +47,6 @@ macro_rules! string_like {
     )*};
 }
 
-/// serde decides anything but a string.
 fn is_string(value: &Value) -> bool {
     value.is_string()
 }

@@ -31,7 +31,8 @@ impl<T: Coerce> Coerce for Option<T> {
         T::accepts_text_list(text, bounds)
     }
 
-    /// Flattened: `Some` when `T` reads the shared keys, else `None` (`docs/rules.md#flattened-unions`).
+    /// Flattened: `Some` when `T` reads the shared keys, else `None`
+    /// (`docs/rules.md#flattened-unions`).
     fn walk_flat(map: &mut Map<String, Value>, cx: &mut Cx, at: &Path<'_>, claims: &Claims<'_>) {
         crate::walk::walk_flat_option::<T>(map, cx, at, claims);
     }
