@@ -173,7 +173,10 @@ fn decide<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) -> bool {
     }
     if !cx.is_apply() || cx.has_duplicates() {
         let mut probe = cx.probe();
-        flat_member::<T>(value, &mut probe, at, Bounds::NONE);
+        if let Value::Object(map) = value {
+            // Every key claimed around it: serde hands a flattened struct only its own fields.
+            T::walk_flat(map, &mut probe, at, &Claims::beside(claims_everything));
+        }
         // A key of `T`'s sent twice: serde refuses `T` for the text, so the field is `None`.
         if probe.met_duplicate() {
             cx.end_probe(probe);
@@ -182,13 +185,6 @@ fn decide<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) -> bool {
         cx.absorb(probe);
     }
     true
-}
-
-/// Every key claimed around it: serde hands a flattened struct only its own fields.
-fn flat_member<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
-    if let Value::Object(map) = value {
-        T::walk_flat(map, cx, at, &Claims::beside(claims_everything));
-    }
 }
 
 fn claims_everything(_: &str) -> bool {

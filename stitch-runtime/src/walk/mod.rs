@@ -319,21 +319,15 @@ fn apply(args: &mut Value, record: Record<'_>, tool: Tool) {
         (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
         return;
     }
-    let repairs = cx::recording(&mut || {
+    let mut repairs = cx::recording(&mut || {
         let mut apply = Cx::apply_pass(true);
         (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
     });
-    let repairs = sorted(repairs);
+    repairs.sort_by_key(|r| r.order());
     crate::trace::repaired(tool.name, &repairs);
     if let Some(record) = record {
         *record = repairs;
     }
-}
-
-/// Not generic, so the sort compiles once.
-fn sorted(mut repairs: Vec<Repair>) -> Vec<Repair> {
-    repairs.sort_by_key(|r| r.order());
-    repairs
 }
 
 /// Drops a value without recursion: serde_json's own `Drop` recurses.
