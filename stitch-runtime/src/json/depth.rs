@@ -1,21 +1,13 @@
-//! serde_json's depth limit, defined once (rule R7), and how its refusal is recognised.
-//!
-//! serde_json's parser keeps a budget of 128, takes one from it for each array or object it
-//! opens, and refuses the container that brings it to zero: so at most 127 arrays and objects
-//! may be open at once, the outermost (the arguments' own object) included. That is
-//! [`MAX_DEPTH`], and every surface counts against it the same way: the walk counts the
-//! containers it enters (the arguments' object is the first), the JSON-array check and the
-//! plain-text scan count open brackets, and the too-deep path below names the container that
-//! goes one too far. A `Value` deeper than this cannot come from text, so `from_value` and
-//! `coerce_value` refuse exactly what `from_json` refuses, at the same path.
+//! serde_json's depth limit, defined once (`docs/rules.md#r7`), and its refusal recognised. Every
+//! surface counts the arguments' own object as the first container (the walk, the array check,
+//! the plain-text scan), so `from_value` refuses exactly what `from_json` does, at the same path.
 
 use crate::path::{render_leaf_first, Segment};
 
 /// At most this many arrays and objects may be open at once, the arguments' own object
-/// included: the one more is refused (rule R7) with an
-/// [`IssueKind::TooDeep`](crate::IssueKind::TooDeep) issue at its path, never a stack
-/// overflow. serde_json's own parser stops at the same container, so every surface
-/// (`from_json`, `from_value`, `coerce_value`, `Args<T>`) gives the same answer.
+/// included: the one more is refused (R7) with an [`IssueKind::TooDeep`](crate::IssueKind::TooDeep)
+/// issue at its path, never a stack overflow. serde_json's parser stops at the same container,
+/// so every surface gives the same answer.
 ///
 /// ```
 /// use stitch_runtime::{IssueKind, ToolArgs, MAX_DEPTH};
@@ -39,16 +31,14 @@ use crate::path::{render_leaf_first, Segment};
 /// ```
 pub const MAX_DEPTH: usize = 127;
 
-/// Whether `e` is serde_json's refusal of text nesting past [`MAX_DEPTH`]. serde_json gives
-/// that error no code of its own to ask for, so it is recognised here, once, by its text.
+/// Whether `e` is serde_json's refusal of text nesting past [`MAX_DEPTH`]: that error has no
+/// code of its own, so it is recognised here, once, by its text.
 #[cold]
 pub(crate) fn is_recursion_limit(e: &serde_json::Error) -> bool {
     e.is_syntax() && e.to_string().starts_with("recursion limit exceeded")
 }
 
-/// Where text that nests past [`MAX_DEPTH`] stops: the dotted path of the container that goes
-/// one level too far, found by a scan that keeps only the current path (bounded by the limit)
-/// and decodes only the keys on it.
+/// The path of the container in `text` that goes one level past [`MAX_DEPTH`].
 #[cold]
 pub(crate) fn deep_path(text: &str) -> String {
     enum Frame {

@@ -1,6 +1,5 @@
-//! The arguments as JSON text: serde_json's depth limit, the JSON-array check, the plain-text
-//! fast path of `from_json`, the reader that notes keys sent twice, and the deserializer that
-//! names the path of a failure.
+//! The arguments as JSON text: the depth limit, the array check, the fast paths, the reader that
+//! notes keys sent twice, and the deserializer that names a failure's path.
 
 pub(crate) mod de;
 pub(crate) mod depth;

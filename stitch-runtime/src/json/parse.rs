@@ -1,23 +1,8 @@
-//! Reading the arguments' text into a `Value`, noting every key the text sends twice in one
-//! object.
-//!
-//! A `Value` keeps the last of duplicate keys, while serde refuses a struct's field sent twice
-//! (`duplicate field `paths``), and a tag, a content key or an externally tagged variant's key
-//! sent twice. So the full path of `from_json` (and `Args<T>`) reads the text with
-//! [`ValueSeed`], which builds the same `Value` as serde_json's own and notes each value whose
-//! key the text sent twice; the walk then refuses such a *declared* key where it meets it
-//! (`Cx::sent_once`), and lets any other key repeat, as serde
-//! does. `from_value` cannot see duplicates: its input is a `Value` already.
-//!
-//! A value is noted by its address in the finished `Value`, which is exact: two values alive at
-//! once never share an address, and nothing moves them once their object is complete (an
-//! object's entries live in its own heap nodes, which stay put when the object itself is moved
-//! into its parent; a flattened union's keys, moved into an object of their own for its walk and
-//! back, are followed by `Duplicates::follow`). The values a repeated key replaced are kept alive beside the notes, so no
-//! address noted inside them can be reused while the notes are consulted. One word is noted
-//! per repeated key, so the notes stay linear in the text; nothing is allocated for them when
-//! no key repeats. The seed recurses once per array or object, as serde_json's parser does,
-//! within its depth limit ([`MAX_DEPTH`](super::depth)), and the time is linear in the text.
+//! Reading the arguments' text into a `Value`, noting each value whose key the text sent twice,
+//! so the walk can refuse a declared key sent twice as serde does (`docs/rules.md#duplicates`).
+//! A value is noted by its address in the finished `Value`: exact, as nothing moves it once its
+//! object is complete (`Duplicates::follow` tracks a flattened union's moved keys), and the values
+//! a repeated key replaced are kept alive so no noted address is reused.
 
 use core::fmt;
 
@@ -32,9 +17,7 @@ pub(crate) struct Duplicates {
     notes: Vec<Note>,
 }
 
-/// A key sent more than once in one object: the address of the value the `Value` keeps (the
-/// last sent), and the values sent before it, in their order (kept alive, so that no address
-/// noted inside them is reused while the notes are consulted).
+/// A key sent more than once: the address of the value kept (the last), and those sent before.
 #[derive(Debug)]
 struct Note {
     kept: usize,
@@ -45,20 +28,17 @@ impl Duplicates {
     /// No duplicates (what a `Value` arrives with).
     pub(crate) const NONE: Duplicates = Duplicates { notes: Vec::new() };
 
-    /// Whether no key was sent twice.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.notes.is_empty()
     }
 
-    /// Whether the text sent the key of `value` (a value inside the arguments read with these
-    /// notes) twice in its object.
+    /// Whether the text sent the key of `value` (a value inside these notes' arguments) twice.
     pub(crate) fn contains(&self, value: &Value) -> bool {
         self.earlier(value).is_some()
     }
 
-    /// The values the text sent, in its order, under the key of `value` before `value`
-    /// itself; `None` when it sent that key once.
+    /// The values sent under the key of `value` before it, in order; `None` when sent once.
     pub(crate) fn earlier(&self, value: &Value) -> Option<&[Value]> {
         let kept = address(value);
         let i = self.notes.binary_search_by_key(&kept, |n| n.kept).ok()?;
@@ -67,8 +47,7 @@ impl Duplicates {
 }
 
 impl Duplicates {
-    /// The entries of `maps` whose value is noted, by key, with the value's address: what
-    /// [`Duplicates::follow`] needs when those entries are moved into other objects.
+    /// The entries of `maps` whose value is noted, by key and address, for [`Duplicates::follow`].
     pub(crate) fn noted_in(&self, maps: &[&Map<String, Value>]) -> Vec<(String, usize)> {
         if self.is_empty() {
             return Vec::new();
@@ -80,9 +59,8 @@ impl Duplicates {
             .collect()
     }
 
-    /// The notes of `noted` (from [`Duplicates::noted_in`]) follow their entries, moved: each
-    /// now notes the value of its key in `maps`. All are moved at once, as an address freed by
-    /// the move may be taken again by another.
+    /// The notes of `noted` follow their entries into `maps`, all at once: an address freed by the
+    /// move may be taken again.
     pub(crate) fn follow(&mut self, noted: &[(String, usize)], maps: &[&Map<String, Value>]) {
         let moved: Vec<(usize, usize)> = noted
             .iter()
@@ -103,7 +81,6 @@ fn address(value: &Value) -> usize {
     value as *const Value as usize
 }
 
-/// Reads JSON text into a `Value`, with the keys it sends twice.
 pub(crate) fn from_str(text: &str) -> Result<(Value, Duplicates), serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     let mut found = Duplicates::NONE;
@@ -123,13 +100,11 @@ pub(crate) fn from_deserializer<'de, D: Deserializer<'de>>(
     Ok((value, found))
 }
 
-/// serde's message for a field sent twice, in serde's words.
 #[cold]
 pub(crate) fn duplicate_field(name: &'static str) -> String {
     <super::de::Error as serde::de::Error>::duplicate_field(name).to_string()
 }
 
-/// Reads one value as serde_json's `Value` does, noting repeated keys in `found`.
 struct ValueSeed<'a> {
     found: &'a mut Duplicates,
 }
@@ -197,8 +172,7 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
-        // The values that repeated keys replaced, with their keys (noted once the object is
-        // complete: until then its entries may move as it grows).
+        // Noted once the object is complete: until then its entries may move.
         let mut earlier: Vec<(String, Value)> = Vec::new();
         while let Some(key) = access.next_key::<String>()? {
             let value = access.next_value_seed(ValueSeed {
@@ -222,10 +196,8 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     }
 }
 
-/// Notes the repeated keys of the complete object `map`, each with the values it replaced.
 #[cold]
 fn note(found: &mut Duplicates, map: &Map<String, Value>, mut earlier: Vec<(String, Value)>) {
-    // By key, each key's values in the order sent.
     earlier.sort_by(|a, b| a.0.cmp(&b.0));
     let mut rest = earlier.into_iter().peekable();
     while let Some((key, first)) = rest.next() {

@@ -1,27 +1,14 @@
-//! The fast path of `from_json`: when the text holds no string that any rule could read
-//! differently, serde_json deserializes it directly, with no `Value` in between.
-//!
-//! Every rule acts on a string whose text could be JSON. Those that read a number or a
-//! literal written as text (R1 at a structured position, `lenient_scalars`) act where serde
-//! refuses a string, so a direct deserialization fails on them and the full path runs. The
-//! rest act on a string that starts (after spaces or escapes) with `[` or `{`: R3 refuses a
-//! list written as text, R1 repairs JSON text. [`plain`] finds every string that starts so;
-//! one that does not parse as JSON (`[preview].png`) is still plain. When the text is plain, a
-//! direct deserialization that succeeds is exactly what the walk and `from_value` would have
-//! produced, once the item bounds are checked on the result (`Coerce::bounds_hold`);
-//! anything else takes the full path.
+//! The fast path of `from_json`: when no string in the text could be read by a rule, serde_json
+//! deserializes it directly, with no `Value` between. Rules reading a number or literal written as
+//! text act where serde refuses a string, so a direct read fails on them; the rest act on a string
+//! opening with `[` or `{`, which [`plain`] finds. Item bounds are checked after (`bounds_hold`).
 
 use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
 use crate::json::text_list::is_text_list;
 
-/// `true` when no string in `text` could be read by a rule (see the module docs). A `false`
-/// costs nothing but the full path; malformed text is left to serde_json to refuse.
-///
-/// A direct deserialization also reads what a `Value` cannot hold, and skips the values of
-/// unknown keys without the checks `from_value` makes. So a `\u` escape, a number with an
-/// exponent, a run of [`LONG_DIGITS`] digits (an integer past 64 bits), or more than
-/// `MAX_DEPTH` brackets in all takes the full path too.
+/// Whether no string in `text` could be read by a rule. A `\u` escape, an exponent, a long run of
+/// digits or too many brackets also say `false`: a direct read takes what a `Value` cannot hold.
 #[inline]
 pub(crate) fn plain(text: &str) -> bool {
     if text.len() < SHORT {
@@ -30,20 +17,18 @@ pub(crate) fn plain(text: &str) -> bool {
     words_are_plain(text, false) && openings_are_plain(text)
 }
 
-/// Below this length the openings are looked for in the same pass as the numbers, rather
-/// than by `memchr`, whose set-up costs more than such a text's scan.
+/// Below this length openings are looked for in the number pass, not by `memchr`, whose
+/// set-up costs more than such a text's scan.
 const SHORT: usize = 128;
 
-/// Whether no string of `text` opens (after spaces or not) with `[`, `{` or an escape that
-/// a rule could read, no escape is `\u`, and at most `MAX_DEPTH` brackets open in all. Only
-/// those three bytes are looked at (by `memchr`): a string that opens like JSON has one.
+/// Whether no string opens with `[`, `{` or an escape, none is `\u`, and at most `MAX_DEPTH`
+/// brackets open; `memchr` finds those three bytes.
 fn openings_are_plain(text: &str) -> bool {
     let mut opens = 0usize;
     memchr::memchr3_iter(b'[', b'{', b'\\', text.as_bytes())
         .all(|at| opening_is_plain(text, at, &mut opens))
 }
 
-/// [`openings_are_plain`] of the `[`, `{` or `\` at `at`, the brackets so far in `opens`.
 #[inline]
 fn opening_is_plain(text: &str, at: usize, opens: &mut usize) -> bool {
     let b = text.as_bytes();
@@ -64,13 +49,11 @@ fn opening_is_plain(text: &str, at: usize, opens: &mut usize) -> bool {
     !(quote > 0 && b[quote - 1] == b'"' && !string_is_plain(text, quote - 1))
 }
 
-/// Whether `text` holds no digit followed by `e` or `E` (an exponent) and no run of
-/// [`LONG_DIGITS`] digits, anywhere, eight bytes at a time in a `u64`, then one by one; and,
-/// with `openings`, whether each `[`, `{` and `\` is plain ([`opening_is_plain`]).
+/// No exponent and no run of [`LONG_DIGITS`] digits, eight bytes a step; with `openings`, also
+/// [`opening_is_plain`].
 fn words_are_plain(text: &str, openings: bool) -> bool {
     let b = text.as_bytes();
     let mut opens = 0usize;
-    // The digits that end the bytes looked at so far.
     let mut run = 0usize;
     let mut i = 0;
     while let Some(chunk) = b.get(i..i + 9) {
@@ -122,15 +105,13 @@ fn words_are_plain(text: &str, openings: bool) -> bool {
     true
 }
 
-/// A run of this many digits sends the text down the full path: every integer that does not
-/// fit 64 bits has at least 20.
+/// Every integer that does not fit 64 bits has at least 20 digits.
 const LONG_DIGITS: usize = 16;
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = ONES << 7;
 const LOW7: u64 = !HIGH;
 
-/// Eight bytes as a little-endian `u64`.
 #[inline(always)]
 fn word(chunk: &[u8]) -> u64 {
     let mut word = [0u8; 8];
@@ -138,8 +119,7 @@ fn word(chunk: &[u8]) -> u64 {
     u64::from_le_bytes(word)
 }
 
-/// The high bit of each byte of `word` that is an ASCII digit. Each byte's low seven bits are
-/// added to apart from its high bit, so no carry crosses a byte.
+/// The high bit of each ASCII digit byte; no carry crosses a byte.
 #[inline(always)]
 fn digit_bytes(word: u64) -> u64 {
     let low = word & LOW7;
@@ -148,27 +128,23 @@ fn digit_bytes(word: u64) -> u64 {
     from_0 & !past_9 & !word & HIGH
 }
 
-/// The high bit of each byte of `word` that equals `c`.
 #[inline(always)]
 fn bytes_equal(word: u64, c: u8) -> u64 {
     let t = word ^ (ONES * u64::from(c));
     !(((t & LOW7) + LOW7) | t) & HIGH
 }
 
-/// Looks at the string whose quote is at `at` and whose content starts with `[`, `{`, `\` or
-/// a space: `true` when no rule could read it.
+/// The string whose quote is at `at` and whose content opens with `[`, `{`, `\` or a space.
 #[cold]
 fn string_is_plain(text: &str, at: usize) -> bool {
     let b = text.as_bytes();
     let start = at + 1;
     match b.get(start) {
-        // An escape first (`\n`, `\"`…), or a quote that is itself escaped: take the full path.
+        // An escape first, or a quote itself escaped: the full path.
         Some(b'\\') => return false,
         _ if at > 0 && b[at - 1] == b'\\' => return false,
         Some(b' ') => {
-            // After a closing quote, spaces lead to `:` `,` `}` `]`; only an opening quote can
-            // have them lead to `[`, `{` or an escape (a newline written `\n` before `[`,
-            // which the check below sends down the full path).
+            // Only an opening quote's spaces can lead to `[`, `{` or an escape.
             let first = b[start..].iter().position(|&c| c != b' ');
             if !matches!(first.map(|i| b[start + i]), Some(b'[' | b'{' | b'\\')) {
                 return true;
@@ -176,23 +152,20 @@ fn string_is_plain(text: &str, at: usize) -> bool {
         }
         _ => {}
     }
-    // The content, up to the closing quote; with an escape, the full path. Without escapes a
-    // string holds no quote, so its content is JSON only if it is brackets around numbers and
-    // literals: `[preview].png` is not, and stays plain.
+    // Without escapes, content is JSON only as brackets around numbers and literals.
     let Some(len) = memchr::memchr2(b'"', b'\\', &b[start..]) else {
         return false;
     };
     if b[start + len] != b'"' {
         return false;
     }
-    // Both ends are quotes or escapes (ASCII): char boundaries.
+    // Both ends are ASCII: char boundaries.
     let Some(content) = text.get(start..start + len) else {
         return false;
     };
     // `is_text_list` skips leading spaces itself; the `trim` is for an object's text only.
     if content.as_bytes().first() == Some(&b'[') || content.trim_start_matches(' ').starts_with('[')
     {
-        // The zero-allocation array scanner: `[preview].png` fails at its second byte.
         !is_text_list(content, |_| true, Bounds::NONE)
     } else {
         serde_json::from_str::<serde::de::IgnoredAny>(content).is_err()
@@ -227,8 +200,7 @@ mod tests {
 
     #[test]
     fn each_pair_is_found_at_every_offset() {
-        // A list written as text, an escape and a brackets' overflow, at each offset across
-        // two of the widest windows, the tail window and the padded short text.
+        // A list as text, an escape and an exponent at each offset across the windows.
         for pad in 0..=70 {
             let xs = "x".repeat(pad);
             assert!(plain(&format!(r#"{{"a": "{xs}", "b": 1}}"#)), "{pad}");
@@ -248,9 +220,7 @@ mod tests {
         assert!(plain(
             r#"{"name": "trueish", "t": "nullable", "p": "preview.png"}"#
         ));
-        // A string that opens with `[` but is no JSON array is plain too: the array scanner
-        // refuses `[preview].png` at its second byte, so no rule could read it. (Were it not,
-        // the miss would only cost the full path, never a different answer.)
+        // A string opening with `[` that is no JSON array is plain: no rule could read it.
         assert!(plain(r#"{"p": "[preview].png"}"#));
         assert!(plain(
             r#"{"name": "trueish", "t": "nullable", "p": "[preview].png", "q": "[x]y"}"#
@@ -286,8 +256,7 @@ mod tests {
 
     #[test]
     fn a_long_run_of_digits_is_found_wherever_it_falls() {
-        // Every alignment of the run against the sixteen-byte windows, the tail window and the
-        // last byte: a run of sixteen digits or more is never plain, fifteen always is.
+        // Every alignment of the run against the windows: sixteen digits or more is never plain.
         for pad in 0..=72 {
             for run in [15, 16, 17, 20, 31, 32, 33, 40] {
                 let number = "1".repeat(run);

@@ -1,14 +1,7 @@
-//! The fast path of `from_value`: whether a `Value` holds nothing any rule could act on, so
-//! that reading it straight into the type (`json::de`) gives the walk's answer.
-//!
-//! Every rule acts on a string that is JSON text (R1, R3, `lenient_scalars`), on a `null` at
-//! a defaulted field (R8), or on a value nested past `MAX_DEPTH` (R7). A value with none of
-//! these is *plain*: every rule either has nothing to do in it or acts where serde refuses the
-//! value, so the direct read fails and the walk runs on what it left. That read moves the
-//! strings it hands to an owned `String` (`json::de`), so a plain value must leave the walk
-//! nothing to repair: a `null` member is plain only at a root field whose `null` the walk
-//! leaves to serde (an `Option`), or that R8 takes as left out, which `tool_args::read_value`
-//! then drops before the read (when no record of repairs is asked for).
+//! The fast path of `from_value`: whether a `Value` holds nothing a rule could act on (JSON text,
+//! R8's `null`, nesting past `MAX_DEPTH`), so reading it straight into the type (`json::de`) gives
+//! the walk's answer. That read moves strings out, so a plain value must leave the walk nothing to
+//! repair: a root `null` is plain only where the walk leaves it to serde or R8 drops it first.
 
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
@@ -19,32 +12,18 @@ use crate::json::text_list::{is_text_list, skip_ws, skip_ws_back};
 use crate::schema::{core, Property, Schema};
 use crate::walk::Fields;
 
-/// [`plain_args`] knowing nothing of the type: every list looked into.
-#[cfg(test)]
-pub(crate) fn plain_value(value: &Value) -> bool {
-    plain_args(value, &Root::BLIND) == Plain::Yes
-}
-
-/// What [`plain_args`] finds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Plain {
     /// A rule could act: the walk goes first.
     No,
     /// No rule could act.
     Yes,
-    /// No rule could act but R8 on root members sent as `null`, which [`Root::drop_nulls`]
-    /// drops as the walk would.
+    /// No rule could act but R8 on root `null`s, which [`Root::drop_nulls`] drops first.
     AfterR8,
 }
 
-/// Whether no rule could act in `value`, a tool's arguments (see the module docs). A `false`
-/// costs nothing but the walk.
-///
-/// A list among the root's members at a position whose items take any string as it is
-/// (`Vec<String>`, `OneOrMany<String>`: `root`, a constant of the type) is not looked into.
-/// No rule acts on a string item there (the walk skips them too, `walk::walk_seq`), and an
-/// item of another kind makes serde refuse the read, after which the walk judges the list as
-/// it judges any read that failed.
+/// Whether no rule could act in a tool's arguments. A root list whose items take any string
+/// (`root`) is not looked into: no rule acts on them, and another kind makes the read fail.
 pub(crate) fn plain_args(value: &Value, root: &Root) -> Plain {
     let plain = match value {
         Value::Array(items) => plain_items(items, 0),
@@ -59,26 +38,21 @@ pub(crate) fn plain_args(value: &Value, root: &Root) -> Plain {
     }
 }
 
-/// What a tool's schema says of the lists among its root members, for [`plain_args`]: the
-/// root object's properties, and which of them hold lists of strings taken as they are.
-/// A constant of the type (`Root::of`); a key that names no property (an alias, a flattened
-/// field's, one serde ignores) has its list looked into as any other.
+/// What a type's schema says of its root lists (`Root::of`); a key naming no property has its
+/// list looked into.
 #[derive(Clone, Copy)]
 pub(crate) struct Root {
-    /// The struct's fields, for a root member sent as `null`: plain unless R8 takes it as
-    /// the field left out (the walk leaves every other `null` to serde); `None` when they are
-    /// not known (no member sent as `null` is plain).
+    /// For a root `null`: plain unless R8 leaves it out; `None` when unknown (never plain).
     fields: Option<&'static Fields>,
     /// No field takes its `null` as left out: every root `null` is plain.
     nulls_plain: bool,
     properties: &'static [Property],
-    /// Bit `i`: property `i`'s array form takes any string as an item. Properties past the
-    /// 64th are looked into.
+    /// Bit `i`: property `i`'s array form takes any string as an item (past the 64th, looked into).
     string_items: u64,
 }
 
 impl Root {
-    /// The root of a type whose schema is not known here: every list is looked into.
+    /// A root whose schema is not known here: every list is looked into.
     pub(crate) const BLIND: Root = Root {
         fields: None,
         nulls_plain: false,
@@ -86,10 +60,8 @@ impl Root {
         string_items: 0,
     };
 
-    /// The root of a type of this schema. Only a struct without `flatten` is read property by
-    /// property (a flattened field's keys reach serde's buffer, not a property), and only
-    /// when no wire name holds an escape (the schema holds names JSON-escaped; a key is
-    /// compared unescaped).
+    /// Only a struct without `flatten` (whose keys reach serde's buffer) and with no escaped wire
+    /// name (the schema holds names JSON-escaped; keys are compared unescaped) is read by property.
     pub(crate) const fn of(schema: &'static Schema, fields: Option<&'static Fields>) -> Root {
         let Schema::Object(object) = core(schema) else {
             return Root::BLIND;
@@ -121,8 +93,7 @@ impl Root {
         }
     }
 
-    /// What the `null` sent under `key` is: serde's to read as the walk leaves it (`Yes`), the
-    /// field left out (`AfterR8`), or not known (`No`).
+    /// The `null` sent under `key`: serde's (`Yes`), left out (`AfterR8`), or unknown (`No`).
     #[inline]
     fn null_at(&self, key: &str) -> Plain {
         match self.fields {
@@ -133,15 +104,13 @@ impl Root {
         }
     }
 
-    /// Drops from `args` the root members sent as `null` that R8 takes as left out, as the
-    /// walk's apply pass does (the other keys keep their order).
+    /// Drops the root `null`s that R8 takes as left out, as the walk's apply pass does.
     pub(crate) fn drop_nulls(&self, args: &mut Value) {
         if let (Value::Object(map), Some(fields)) = (args, self.fields) {
             map.retain(|key, value| !(value.is_null() && fields.leaves_out_null_at(key)));
         }
     }
 
-    /// Whether the list sent under `key` has items that take any string as it is.
     #[inline]
     fn string_items(&self, key: &str) -> bool {
         if self.string_items == 0 {
@@ -159,7 +128,6 @@ impl Root {
     }
 }
 
-/// Whether `name` (JSON-escaped) holds an escape.
 const fn has_escape(name: &str) -> bool {
     let b = name.as_bytes();
     let mut i = 0;
@@ -172,10 +140,8 @@ const fn has_escape(name: &str) -> bool {
     false
 }
 
-/// Whether `schema` is a list (`Vec<T>`, `OneOrMany<T>`, bounded or described) whose items
-/// take any string as it is: a `String`, `PathBuf`, `Box<str>`, `Cow<str>` or a newtype of
-/// them, whose walk does nothing to a string. Not through constraints: a `pattern` judges a
-/// string by its content (and such a type is walked first anyway).
+/// Whether `schema` is a list whose items take any string (not through constraints: a
+/// `pattern` judges the content).
 const fn items_take_any_string(schema: &Schema) -> bool {
     match unwrapped(schema) {
         Schema::Array { items, .. } | Schema::OneOrMany(items) => {
@@ -185,7 +151,7 @@ const fn items_take_any_string(schema: &Schema) -> bool {
     }
 }
 
-/// `schema` seen through an anchor, item bounds and a description (not constraints).
+/// Through an anchor, item bounds and a description, not constraints.
 const fn unwrapped(mut schema: &Schema) -> &Schema {
     while let Schema::Anchored { inner, .. }
     | Schema::Bounded { inner, .. }
@@ -196,8 +162,6 @@ const fn unwrapped(mut schema: &Schema) -> &Schema {
     schema
 }
 
-/// The members of the root object, as [`plain_members`], a list whose items take any string
-/// (`root`) not looked into.
 fn plain_root(map: &Map<String, Value>, root: &Root) -> Plain {
     let mut found = Plain::Yes;
     for (key, item) in map {
@@ -222,8 +186,7 @@ fn plain_root(map: &Map<String, Value>, root: &Root) -> Plain {
     found
 }
 
-/// The items of an array at `depth` (the containers around it): strings and scalars are
-/// answered in line, and only a container is a call (most arguments are flat).
+/// Strings and scalars are answered in line; only a container is a call.
 fn plain_items(items: &[Value], depth: usize) -> bool {
     if depth >= MAX_DEPTH {
         return false;
@@ -242,7 +205,7 @@ fn plain_items(items: &[Value], depth: usize) -> bool {
     true
 }
 
-/// The members of an object at `depth`, as [`plain_items`]; a `null` member is not plain.
+/// A `null` member is not plain.
 fn plain_members(map: &Map<String, Value>, depth: usize) -> bool {
     if depth >= MAX_DEPTH {
         return false;
@@ -262,8 +225,7 @@ fn plain_members(map: &Map<String, Value>, depth: usize) -> bool {
     true
 }
 
-/// Whether the string `s` is not JSON text. Only a string whose first byte can open a JSON
-/// value, or is JSON white space, is looked at further: most strings are answered by it.
+/// Whether `s` is not JSON text; most strings are answered by their first byte.
 #[inline]
 fn plain_string(s: &str) -> bool {
     match s.as_bytes().first() {
@@ -284,9 +246,7 @@ static MAY_OPEN: [bool; 256] = {
     table
 };
 
-/// [`plain_string`] of a string that may be JSON text, without allocating for the common
-/// cases: a literal is compared, a number checked by its grammar, an array by the text-list
-/// scanner (as `json::plain` does for text); an object or a string written as text is parsed.
+/// A literal is compared, a number checked by grammar, an array scanned; the rest parsed.
 #[inline(never)]
 fn maybe_json(s: &str) -> bool {
     let text = trim_json_space(s);
@@ -299,9 +259,7 @@ fn maybe_json(s: &str) -> bool {
     }
 }
 
-/// `s` without the JSON white space around it. Written out: `str::trim_matches` with a set
-/// of chars is a loop over chars that the compiler may leave out of line, and a string that
-/// opens with `t`, `f` or `n` (most words) comes here on every call.
+/// Written out: `str::trim_matches` may stay out of line, and most words come here.
 #[inline]
 fn trim_json_space(s: &str) -> &str {
     let b = s.as_bytes();
@@ -311,8 +269,6 @@ fn trim_json_space(s: &str) -> &str {
     s.get(start..end).unwrap_or("")
 }
 
-/// Whether `b` is one JSON number: `-`? (`0` | a non-zero digit and digits) (`.` digits)?
-/// ([`eE`] [`+-`]? digits)?
 fn is_json_number(b: &[u8]) -> bool {
     let digits = |mut i: usize| {
         let start = i;

@@ -1,15 +1,6 @@
-//! The arguments' text as serde would read it, rebuilt from a `Value` and the keys the text
-//! sent twice ([`Duplicates`]): each repeated key is written once per time it was sent, its
-//! values in the order sent, the one the `Value` kept last.
-//!
-//! serde reads a repeated key as it streams: a struct refuses it (`duplicate field`), a map
-//! keeps the last value, and an untagged enum buffers both and tries its members on them, so a
-//! member that meets the key twice fails and the next may read (`docs/rules.md#duplicates`).
-//! A `Value` holds the key once. So when the text sent a key twice and the walk repaired
-//! nothing, `from_json` and `Args<T>` deserialize this text, not the `Value`, and give serde's
-//! answer for what was sent. The keys of each object come in the `Value`'s order (sorted by
-//! key, unless serde_json's `preserve_order` feature is on), which changes no value serde
-//! reads. Built only when some key was sent twice; linear in the size of the value.
+//! The arguments' text rebuilt from a `Value` and the keys sent twice, each written once per time
+//! sent: when the walk repaired nothing, `from_json` and `Args<T>` read this, so serde answers for
+//! what was sent (`docs/rules.md#duplicates`).
 
 use serde_json::Value;
 
@@ -56,7 +47,6 @@ fn write(out: &mut String, value: &Value, duplicates: &Duplicates) {
     }
 }
 
-/// A string, number, boolean or `null`, as serde_json writes it.
 fn leaf(out: &mut String, value: &Value) {
     out.push_str(&value.to_string());
 }

@@ -1,25 +1,6 @@
-//! Recognises lists that a model wrote as JSON *text* instead of as a real array.
-//!
-//! A tool argument typed as an array sometimes arrives as a string such as
-//! `"[\"a.png\", \"b.png\"]"`. [`is_text_list`] answers, without building anything, whether
-//! such a string is one JSON array whose elements the array's item type would accept and
-//! whose length fits the schema's [`Bounds`]. It agrees exactly with the oracle
-//!
-//! ```text
-//! starts_with_bracket(text) && serde_json::from_str::<Vec<T>>(text).is_ok_and(|v| bounds.contains(v.len()))
-//! ```
-//!
-//! when the caller's `accepts` closure agrees with `serde_json::from_str::<T>` on each
-//! element's text. That includes serde_json's recursion limit: at most `MAX_DEPTH` (127) arrays
-//! or objects may be open at once, the outer array included (see `json::depth`).
-//!
-//! [`is_json_string`], [`decode_json_string`] and [`is_json_char`] are fast `accepts`
-//! closures (and decoders) for string and char items, agreeing with
-//! `serde_json::from_str::<String>` and `serde_json::from_str::<char>`.
-//!
-//! Nothing in this module allocates, recurses or panics; every function runs in time linear
-//! in its input and stops at the first byte that settles the answer. Nesting is tracked with
-//! a fixed 128-bit stack, and runs of plain string bytes are skipped eight at a time.
+//! Recognises a list a model wrote as JSON text (`"[\"a.png\"]"`), for R3 (`docs/rules.md#r3`),
+//! without building anything: [`is_text_list`], and `accepts` closures for string and char
+//! items. Nothing here allocates, recurses or panics; every function is linear in its input.
 
 use crate::bounds::Bounds;
 use crate::json::depth::MAX_DEPTH;
@@ -27,33 +8,16 @@ use crate::json::depth::MAX_DEPTH;
 // The scanner's stack holds one bit per open container.
 const _: () = assert!(MAX_DEPTH <= 128);
 
-/// True when `text`, after leading JSON whitespace (space, tab, LF, CR only), starts with `[`,
-/// the whole text parses as one JSON array (surrounding JSON whitespace allowed, nothing else
-/// after it), every element is accepted by `accepts` (called with the exact text of the
-/// element, no surrounding whitespace), and the number of elements is within `bounds`.
+/// Whether `text` (after JSON whitespace) is one JSON array whose elements `accepts` takes
+/// (called in order with each element's exact text) and whose length is within `bounds`.
 ///
-/// This equals
-/// `starts-with-'[' && serde_json::from_str::<Vec<T>>(text).is_ok_and(|v| bounds.contains(v.len()))`
-/// whenever `accepts(e) == serde_json::from_str::<T>(e).is_ok()` for each element text `e`.
-/// The structure is validated the way serde_json validates any value (full number, literal,
-/// escape and control-character rules, no trailing commas, nesting at most `MAX_DEPTH`
-/// (127) open arrays/objects, the outer one included);
-/// checks that depend on `T`, such as pairing of `\u` surrogates, are left to `accepts`.
-///
-/// Returns false as soon as the answer is known: the first byte is not `[`, a syntax error, an
-/// element beyond `bounds.max`, or an element that `accepts` rejects; `accepts` is called
-/// once per element, in order, as soon as the element has been scanned. Never allocates,
-/// never recurses, never panics, linear time.
-///
-/// One known divergence: serde_json does not limit nesting inside values that `T` ignores
-/// (for example unknown fields of a struct), whereas this function always applies the limit
-/// of `MAX_DEPTH` (127) open arrays/objects.
+/// Equals `starts-with-'[' && serde_json::from_str::<Vec<T>>(text).is_ok_and(|v|
+/// bounds.contains(v.len()))` whenever `accepts(e) == serde_json::from_str::<T>(e).is_ok()`,
+/// serde_json's depth limit included. One divergence: serde_json does not limit nesting
+/// inside values `T` ignores (a struct's unknown fields); this always applies [`MAX_DEPTH`].
 #[inline(always)]
 pub fn is_text_list(text: &str, accepts: impl FnMut(&str) -> bool, bounds: Bounds) -> bool {
-    // The verdict on nearly every string that is not a list comes from its first one or two
-    // bytes: plain text does not open with `[`, and a bracketed name such as `[preview].png`
-    // does not follow it with anything a JSON value or `]` could start with. Those checks are
-    // inlined into the caller; only a string that passes both is scanned out of line.
+    // Nearly every non-list is settled by its first bytes, here inlined; the rest scan out of line.
     let b = text.as_bytes();
     let i = match b.first() {
         Some(b'[') => 0,
@@ -66,24 +30,20 @@ pub fn is_text_list(text: &str, accepts: impl FnMut(&str) -> bool, bounds: Bound
     let i = skip_ws(b, i + 1);
     match b.get(i) {
         Some(b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' | b'[' | b'{' | b']') => {
-            // A list ends with its closing bracket (and white space): a text that does not,
-            // such as a list cut short, is answered from its last bytes, before any element
-            // is scanned.
+            // A list cut short is answered from its last bytes, before any element is scanned.
             closes_with_bracket(b) && list_from(text, i, accepts, bounds)
         }
         _ => false,
     }
 }
 
-/// Whether the last byte of `b` that is not JSON white space is `]`.
 #[inline]
 fn closes_with_bracket(b: &[u8]) -> bool {
     let end = skip_ws_back(b, 0, b.len());
     end > 0 && b[end - 1] == b']'
 }
 
-/// The rest of [`is_text_list`]: `text[i]` is the first byte after the opening bracket and
-/// its whitespace, and could start an element or close the list.
+/// `text[i]` is the first byte after the opening bracket and its whitespace.
 #[inline(never)]
 fn list_from(
     text: &str,
@@ -116,23 +76,15 @@ fn list_from(
     skip_ws(b, i + 1) == b.len() && count >= bounds.min
 }
 
-/// True when `token` is exactly one JSON string literal (with its quotes, no surrounding
-/// whitespace) that `serde_json::from_str::<String>(token)` accepts.
-///
-/// Escapes are `\" \\ \/ \b \f \n \r \t` and `\uXXXX` (hex digits of either case); a `\u`
-/// high surrogate must be followed directly by a `\u` low surrogate, and a low surrogate may
-/// not stand alone. Raw control characters U+0000..=U+001F are rejected; U+007F and all
-/// other characters are allowed. No allocation.
+/// Whether `token` is exactly one JSON string literal that `serde_json::from_str::<String>`
+/// accepts.
 pub fn is_json_string(token: &str) -> bool {
     let b = token.as_bytes();
     b.first() == Some(&b'"') && scan_str::<true>(b, 1, |_| {}) == Some(b.len())
 }
 
-/// Decodes a JSON string literal token, calling `f` with each decoded char in order.
-///
-/// Returns true when `token` is one string literal that `serde_json::from_str::<String>`
-/// accepts (see [`is_json_string`]); the chars passed to `f` then spell that `String`.
-/// Returns false, possibly after some calls to `f`, for any other token. No allocation.
+/// Decodes a JSON string literal, calling `f` with each char: `true` when [`is_json_string`]
+/// holds, else `false`, possibly after some calls to `f`.
 pub fn decode_json_string(token: &str, mut f: impl FnMut(char)) -> bool {
     let b = token.as_bytes();
     b.first() == Some(&b'"')
@@ -146,22 +98,18 @@ pub fn decode_json_string(token: &str, mut f: impl FnMut(char)) -> bool {
         }) == Some(b.len())
 }
 
-/// True when `token` is a JSON string literal that `serde_json::from_str::<char>` accepts:
-/// a valid string (see [`is_json_string`]) that decodes to exactly one char. No allocation.
+/// Whether `token` is a JSON string literal that `serde_json::from_str::<char>` accepts.
 pub fn is_json_char(token: &str) -> bool {
     let mut chars = 0usize;
     decode_json_string(token, |_| chars += 1) && chars == 1
 }
 
-/// Part of a decoded string body, handed to the sink of [`scan_str`].
 enum Piece {
-    /// Bytes `start..end` of the input, copied verbatim (no quote, backslash or control byte).
+    /// Bytes `start..end` of the input, copied verbatim.
     Run(usize, usize),
-    /// One char produced by an escape.
     Char(char),
 }
 
-/// Index of the first non-whitespace byte at or after `i` (JSON whitespace only).
 #[inline]
 pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
@@ -170,8 +118,7 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The end of `b[..end]` without the JSON whitespace that ends it, going back no further than
-/// `start`: [`skip_ws`] from the other side.
+/// [`skip_ws`] from the other side, going back no further than `start`.
 #[inline]
 pub(crate) fn skip_ws_back(b: &[u8], start: usize, mut end: usize) -> usize {
     while end > start && matches!(b[end - 1], b' ' | b'\t' | b'\n' | b'\r') {
@@ -180,16 +127,11 @@ pub(crate) fn skip_ws_back(b: &[u8], start: usize, mut end: usize) -> usize {
     end
 }
 
-/// Finds the end of the JSON value starting at `b[i]` (whitespace already skipped) that is an
-/// element of the outer array; returns the index just past it.
-///
-/// Iterative: `stack` holds one bit per open container (1 = object), innermost in bit 0.
-/// `depth` counts those containers, so `depth + 1` (the outer array) is serde_json's depth.
+/// The end of the JSON value at `b[i]`; `stack` holds one bit per open container (1 = object).
 fn scan_value(b: &[u8], mut i: usize) -> Option<usize> {
     let mut stack: u128 = 0;
     let mut depth: u32 = 0;
     loop {
-        // A value is due at `i`.
         let c = *b.get(i)?;
         i = match c {
             b'"' => scan_str::<false>(b, i + 1, |_| {})?,
@@ -241,7 +183,6 @@ fn scan_value(b: &[u8], mut i: usize) -> Option<usize> {
     }
 }
 
-/// Scans an object key at `b[i]` and the colon after it; returns where the value starts.
 fn object_key(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
@@ -250,13 +191,11 @@ fn object_key(b: &[u8], i: usize) -> Option<usize> {
     (b.get(i) == Some(&b':')).then(|| skip_ws(b, i + 1))
 }
 
-/// Matches the literal `word` at `b[i]`; returns the index just past it.
 fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b.get(i..)?.starts_with(word).then_some(i + word.len())
 }
 
-/// Scans `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` at `b[i]`; returns the index just past
-/// it. What may follow (a digit after a leading `0`, say) is the caller's business.
+/// Scans `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`; what may follow is the caller's.
 fn scan_number(b: &[u8], mut i: usize) -> Option<usize> {
     if b.get(i) == Some(&b'-') {
         i += 1;
@@ -279,7 +218,6 @@ fn scan_number(b: &[u8], mut i: usize) -> Option<usize> {
     Some(i)
 }
 
-/// Index of the first non-digit at or after `i`.
 #[inline]
 fn digits(b: &[u8], mut i: usize) -> usize {
     while b.get(i).is_some_and(u8::is_ascii_digit) {
@@ -288,20 +226,14 @@ fn digits(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// Like [`digits`], but at least one digit is required.
 #[inline]
 fn some_digits(b: &[u8], i: usize) -> Option<usize> {
     let end = digits(b, i);
     (end > i).then_some(end)
 }
 
-/// Scans a string body starting at `b[i]`, just after the opening quote; returns the index just
-/// past the closing quote, or `None` if serde_json would refuse the string.
-///
-/// With `STRICT`, `\u` escapes must form chars (surrogates correctly paired), as when
-/// deserializing a `String`, and `sink` receives the decoded pieces in order. Without it, `\u`
-/// needs only four hex digits, the rule serde_json applies to every string it scans, and
-/// `sink` receives nothing.
+/// Scans a string body to just past its closing quote; `None` if serde_json would refuse it.
+/// With `STRICT`, `\u` escapes must form chars (as for a `String`) and `sink` gets the pieces.
 #[inline]
 fn scan_str<const STRICT: bool>(
     b: &[u8],
@@ -361,7 +293,6 @@ fn scan_str<const STRICT: bool>(
     }
 }
 
-/// Value of the four hex digits (either case) at `b[i..i + 4]`.
 #[inline]
 fn hex4(b: &[u8], i: usize) -> Option<u32> {
     let digits = b.get(i..)?.first_chunk::<4>()?;
@@ -370,10 +301,8 @@ fn hex4(b: &[u8], i: usize) -> Option<u32> {
         .try_fold(0, |acc, &d| Some(acc << 4 | char::from(d).to_digit(16)?))
 }
 
-/// Index of the first `"`, `\` or control byte (< 0x20) at or after `i`, or `b.len()`.
-///
-/// Looks at eight bytes per step (SWAR). The byte tests are exact (no carry crosses a byte),
-/// so the final partial step can reuse the last eight bytes of `b` and drop those before `i`.
+/// The first `"`, `\` or control byte at or after `i`, or `b.len()`, eight bytes a step; the
+/// tests are exact per byte, so the last step may reuse the last eight bytes.
 #[inline]
 fn find_special(b: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {

@@ -1,11 +1,6 @@
-//! The walk of a struct's named fields from a table ([`Fields`]): what the derive writes for
-//! every struct and struct variant with named fields, flattened and generic ones included.
-//! The table is an associated constant (`Coerce::FIELDS`, or a struct variant's in the
-//! derive's helpers) of each field's names and a reference to what its type says
-//! ([`FieldType`]), and of what each flattened field's type does with a shared object
-//! ([`FlatField`]); the loop is compiled here once, where a generated `match` would be
-//! compiled for every type. The table is read by `Coerce`'s default `walk_flat`,
-//! `declares_key` and `owns_key`, generic methods compiled only where the type is walked.
+//! The walk of a struct's named fields from the derive's table ([`Fields`], `Coerce::FIELDS`),
+//! flattened and generic ones included: the loop compiles here once, where a generated `match`
+//! would compile for every type.
 
 use serde_json::{Map, Value};
 
@@ -20,27 +15,25 @@ pub type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
 /// A flattened field's walk of the object it shares: `<T as Coerce>::walk_flat`.
 pub type FlatFn = fn(&mut Map<String, Value>, &mut Cx, &Path<'_>, &Claims<'_>);
 
-/// What a struct's table reads of a flattened field's type (`#[serde(flatten)]`, not opaque):
-/// `<T as Coerce>::FLAT_FIELD`, the type's hooks for an object it shares with its parent.
+/// A flattened field's type's hooks for an object it shares with its parent
+/// (`<T as Coerce>::FLAT_FIELD`).
 #[derive(Debug)]
 pub struct FlatField {
-    /// `Coerce::walk_flat`: walks the keys the type reads, after the parent's own fields.
+    /// `Coerce::walk_flat`, run after the parent's own fields.
     pub walk: FlatFn,
-    /// `Coerce::declares_key`: a declared field of the type reads the key.
+    /// `Coerce::declares_key`.
     pub declares: fn(&str) -> bool,
-    /// `Coerce::owns_key`: the type reads the key at all (a flattened map reads any).
+    /// `Coerce::owns_key` (a flattened map reads any key).
     pub owns: fn(&str) -> bool,
-    /// `Coerce::FIELDS`: the type's own fields, named when `deny_unknown_fields` refuses a
-    /// key beside them.
+    /// `Coerce::FIELDS`, named when `deny_unknown_fields` refuses a key beside them.
     pub fields: Option<&'static Fields>,
 }
 
-/// What an entry of a [`Fields`] table reads of its field: `<T as Coerce>::FIELD_TYPE`, the
-/// type's own, for most fields; a literal of the derive's for a field with attributes (opaque,
-/// item bounds, constraints, leniency) or an alias.
+/// What a [`Fields`] entry reads of its field: `<T as Coerce>::FIELD_TYPE`, or a literal of the
+/// derive's for a field with attributes or an alias.
 #[derive(Debug)]
 pub struct FieldType {
-    /// The field type's walk; `None` for an opaque field, only kept within the depth limit.
+    /// `None` for an opaque field, only kept within the depth limit.
     pub walk: Option<WalkFn>,
     /// The field's `min_items` / `max_items`.
     pub bounds: Bounds,
@@ -48,8 +41,7 @@ pub struct FieldType {
     pub limits: Option<&'static Limits>,
     /// `#[stitch(lenient_scalars)]`: numbers and literals written as text are read.
     pub lenient: bool,
-    /// The type does not read `null` itself (`null_is_absent`): a defaulted field's `null`
-    /// is the field left out (R8).
+    /// The type does not read `null` itself: a defaulted field's `null` is the field left out (R8).
     pub null_absent: bool,
     /// serde accepts the field missing (`Option<T>`).
     pub optional: bool,
@@ -57,12 +49,9 @@ pub struct FieldType {
     pub wire: Option<&'static str>,
 }
 
-/// One name a field is read under (its wire name, or one of its aliases: each has an entry,
-/// so an issue names the key actually sent): `FieldWalk(type, name, ordinal, flags)`, with
-/// [`FieldWalk::TRACKED`] and [`FieldWalk::DEFAULTED`] in `flags`.
-///
-/// A tuple struct built in place, not by a `const fn`: the compiler checks each value of a
-/// type with fields that a call returns in a constant, in every build that defines a tool.
+/// One name a field is read under (each alias has an entry, so an issue names the key sent):
+/// `FieldWalk(type, name, ordinal, flags)`. A tuple struct built in place, not by a `const fn`,
+/// which the compiler would check in every build that defines a tool.
 #[derive(Debug)]
 pub struct FieldWalk(pub &'static FieldType, pub &'static str, pub u32, pub u8);
 
@@ -72,54 +61,47 @@ impl FieldWalk {
     /// serde defaults it (`#[serde(default)]` on it or on the struct).
     pub const DEFAULTED: u8 = 2;
 
-    /// The key.
     fn name(&self) -> &'static str {
         self.1
     }
 
-    /// The field's wire name (a key sent twice is refused by it, as serde does).
+    /// A key sent twice is refused by the wire name, as serde does.
     fn wire(&self) -> &'static str {
         self.0.wire.unwrap_or(self.1)
     }
 
-    /// The field's place among the struct's fields (paths sort by it).
+    /// Paths sort by it.
     fn ordinal(&self) -> u32 {
         self.2
     }
 
-    /// Whether a key sent for it marks it seen.
     fn tracked(&self) -> bool {
         self.3 & Self::TRACKED != 0
     }
 
-    /// Whether its `null` is the field left out (R8: defaulted, and its type does not read
-    /// `null` itself).
+    /// R8: defaulted, and its type does not read `null` itself.
     fn null_absent(&self) -> bool {
         self.3 & Self::DEFAULTED != 0 && self.0.null_absent
     }
 
-    /// Whether serde requires it: tracked, and its type is not an `Option`.
     fn required(&self) -> bool {
         self.tracked() && !self.0.optional
     }
 }
 
-/// A struct's named fields, as [`walk_fields`] walks them: the derive's `Coerce::FIELDS`, an
-/// associated constant (evaluated where the type is walked, not in every build of the crate
-/// that defines it, as a free `const` would be).
+/// A struct's named fields, the derive's `Coerce::FIELDS`: an associated constant, evaluated
+/// where the type is walked rather than in every build of its crate.
 #[derive(Debug)]
 pub struct Fields {
     /// Every name a field is read under.
     pub names: &'static [FieldWalk],
     /// `#[serde(deny_unknown_fields)]`: the wire names, for the issue of a key none reads.
     pub deny: Option<&'static [&'static str]>,
-    /// The flattened fields that walk the object too (an opaque one is serde's alone), in
-    /// the order of the fields.
+    /// The flattened fields that walk the object too (not opaque ones), in field order.
     pub flat: &'static [&'static FlatField],
 }
 
 impl Fields {
-    /// Bit `ordinal` for each field serde requires.
     fn required(&self) -> u128 {
         self.names
             .iter()
@@ -127,19 +109,17 @@ impl Fields {
             .fold(0, |mask, f| mask | 1u128 << f.ordinal())
     }
 
-    /// The keys the fields are read under, aliases included.
+    /// Aliases included.
     pub(crate) fn wire_names(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.names.iter().map(FieldWalk::name)
     }
 
-    /// Whether a field reads `key`: one of these, or a declared field of a flattened type
-    /// (what a flattened map beside them leaves alone).
+    /// Whether a field here or declared by a flattened type reads `key`.
     pub fn declares(&self, key: &str) -> bool {
         self.names.iter().any(|f| f.name() == key) || self.flat.iter().any(|f| (f.declares)(key))
     }
 
-    /// Whether anything here reads `key`: [`Fields::declares`], or a flattened type that reads
-    /// more than it declares (a map, any key).
+    /// Whether anything here reads `key`, a flattened map any key.
     pub fn owns(&self, key: &str) -> bool {
         self.names.iter().any(|f| f.name() == key) || self.flat.iter().any(|f| (f.owns)(key))
     }
@@ -157,15 +137,13 @@ impl Fields {
         false
     }
 
-    /// Whether the field read under `key` takes its `null` as the field left out (R8).
     pub(crate) fn leaves_out_null_at(&self, key: &str) -> bool {
         self.names
             .iter()
             .any(|f| f.null_absent() && f.name() == key)
     }
 
-    /// The required fields `missing` names (bits by ordinal), by wire name, in the order of
-    /// the fields.
+    /// The required fields `missing` names (bits by ordinal), by wire name, in field order.
     fn missing(&self, missing: u128) -> Vec<(&'static str, u32)> {
         let mut left = missing;
         let mut named = Vec::new();
@@ -180,12 +158,9 @@ impl Fields {
     }
 }
 
-/// Walks `map` as the fields `fields` at `at` (a struct's `walk_flat`): each key a field reads
-/// is walked as its type, every other key that no flattened type owns kept within the depth
-/// limit (or refused under `deny_unknown_fields`, when `owned` does not claim it either);
-/// then each required field not sent is an issue, each defaulted field sent as `null` is
-/// left out (R8), and each flattened field walks the keys it reads, handed what this level
-/// and `owned` declare.
+/// Walks `map` as `fields` at `at`: each field's key as its type, other keys within the depth
+/// limit (or refused under `deny_unknown_fields` unless `owned` claims them); then required
+/// fields not sent, R8's `null`s, and the flattened fields.
 pub fn walk_fields(
     map: &mut Map<String, Value>,
     cx: &mut Cx,
@@ -197,7 +172,6 @@ pub fn walk_fields(
     let mut absent = false;
     for (key, item) in map.iter_mut() {
         let Some(field) = fields.names.iter().find(|f| f.name() == key.as_str()) else {
-            // A flattened type's key is its own walk's, after this loop.
             if fields.flat.iter().any(|f| (f.owns)(key)) {
                 continue;
             }
@@ -240,8 +214,8 @@ pub fn walk_fields(
         });
     }
     if !fields.flat.is_empty() {
-        // A flattened map reads the keys no declared field claims, at this level or any
-        // around it; a flattened struct reads only its own fields, as serde's flatten does.
+        // A flattened map reads the keys no declared field claims at any level around it; a
+        // flattened struct reads only its own, as serde's flatten does.
         let claims = owned.within_fields(fields);
         for flat in fields.flat {
             (flat.walk)(map, cx, at, &claims);
@@ -249,7 +223,6 @@ pub fn walk_fields(
     }
 }
 
-/// One field's value, walked as its type with its constraints and leniency set around it.
 fn walk_field(field: &FieldWalk, item: &mut Value, cx: &mut Cx, here: &Path<'_>) {
     let field = field.0;
     let Some(walk) = field.walk else {

@@ -1,11 +1,6 @@
-//! Objects shared by several types (`#[serde(flatten)]`, internally tagged variants): which
-//! keys are whose.
-//!
-//! A flattened map reads exactly the keys that no declared field claims, at any level of the
-//! flatten chain that leads to it (the outer structs' fields, their other flattened structs'
-//! fields, an enclosing enum's tag): `docs/rules.md#r4`. A type walking a shared object is
-//! handed [`Claims`], the chain of what the levels above it declare, and hands the level
-//! below its own claims in front of them. The chain lives on the stack, like [`Path`].
+//! Objects shared by several types (`#[serde(flatten)]`, internally tagged variants): which keys
+//! are whose (`docs/rules.md#r4`). A type walking one is handed [`Claims`], the chain of what the
+//! levels around it declare, on the stack like [`Path`].
 
 use serde_json::{Map, Value};
 
@@ -13,17 +8,13 @@ use crate::bounds::Bounds;
 use crate::path::Path;
 use crate::walk::{Coerce, Cx, Fields};
 
-/// The keys of a shared object that the types around a flattened one declare: a chain of
-/// static lookups (one per level), nothing allocated.
+/// The keys of a shared object the types around a flattened one declare: a chain on the stack.
 #[derive(Clone, Copy)]
 pub struct Claims<'a> {
-    /// What this level declares.
     declares: Declares,
-    /// The levels around this one.
     outer: Option<&'a Claims<'a>>,
-    /// Whether the object is its own (a struct's object, an internally tagged variant's):
-    /// then `deny_unknown_fields` judges the keys nothing claims. Not so for a struct
-    /// flattened into another, which reads only its own fields, as in serde.
+    /// Whether the object is its own, so `deny_unknown_fields` judges it; not for a struct
+    /// flattened into another, which reads only its own fields.
     judged: bool,
 }
 
@@ -35,8 +26,7 @@ impl Claims<'static> {
         judged: true,
     };
 
-    /// An object that an enclosing enum shares with this type: `declares` claims the enum's
-    /// tag.
+    /// An object an enclosing enum shares with this type: `declares` claims the enum's tag.
     pub const fn beside(declares: fn(&str) -> bool) -> Claims<'static> {
         Claims {
             declares: Declares::Fn(declares),
@@ -47,8 +37,7 @@ impl Claims<'static> {
 }
 
 impl<'a> Claims<'a> {
-    /// The claims handed to a type flattened into this level, whose own fields
-    /// `declares` claims (with what its other flattened structs declare).
+    /// The claims handed to a type flattened into this level, whose own fields `declares` claims.
     #[inline]
     pub fn within(&'a self, declares: fn(&str) -> bool) -> Claims<'a> {
         Claims {
@@ -58,8 +47,7 @@ impl<'a> Claims<'a> {
         }
     }
 
-    /// [`Claims::within`] a struct's table: the types flattened into it are handed what its
-    /// fields and theirs declare.
+    /// [`Claims::within`] a struct's table.
     #[inline]
     pub(crate) fn within_fields(&'a self, fields: &'static Fields) -> Claims<'a> {
         Claims {
@@ -81,8 +69,7 @@ impl<'a> Claims<'a> {
         false
     }
 
-    /// Whether `key`, which the type itself does not read, is unknown under
-    /// `deny_unknown_fields`: the object is the type's own and no level claims the key.
+    /// Whether `key`, not the type's own, is unknown under `deny_unknown_fields`.
     #[inline]
     pub fn denies(&self, key: &str) -> bool {
         self.judged && !self.claims(key)
@@ -93,8 +80,6 @@ fn claims_nothing(_: &str) -> bool {
     false
 }
 
-/// What one level of [`Claims`] declares: a lookup the derive wrote (an enclosing enum's
-/// tag), or a struct's table ([`Fields::declares`]).
 #[derive(Clone, Copy)]
 enum Declares {
     Fn(fn(&str) -> bool),
@@ -111,8 +96,7 @@ impl Declares {
     }
 }
 
-/// Walks the keys of a shared object that `claims` does not claim as values of type `T`
-/// (a flattened map).
+/// Walks the keys of a shared object that `claims` does not claim as `T`s (a flattened map).
 #[inline]
 pub fn walk_flat_map<T: Coerce>(
     map: &mut Map<String, Value>,

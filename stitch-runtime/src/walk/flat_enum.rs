@@ -1,13 +1,7 @@
-//! Flattened unions: an enum (`#[serde(flatten)] act: Act`, any tagging) and an `Option`
-//! (`#[serde(flatten)] inner: Option<Inner>`) whose keys are their parent's
-//! (`docs/rules.md#flattened-unions`).
-//!
-//! serde collects the keys no field of the parent reads and hands them to the flattened type:
-//! an externally tagged enum takes the first key naming a variant, an internally or adjacently
-//! tagged one reads its tag (and content) key, an untagged one tries each variant on them all.
-//! The derive writes the tagged walks (`expand/flat_enum.rs`); what they share is here.
-//! A flattened `Option<T>` is `Some` when `T` reads the keys and `None` otherwise, never an
-//! error: a union of `T` and "anything", decided as an untagged enum is (`docs/rules.md#untagged`).
+//! Flattened unions, an enum or an `Option` whose keys are its parent's
+//! (`docs/rules.md#flattened-unions`): what the derive's tagged walks (`expand/flat_enum.rs`)
+//! share. A flattened `Option<T>` is never an error: `Some` when `T` reads the keys, else `None`,
+//! decided as an untagged enum is (`docs/rules.md#untagged`).
 
 use serde_json::{Map, Value};
 
@@ -16,8 +10,7 @@ use crate::error::Issue;
 use crate::path::Path;
 use crate::walk::{deserialized, Claims, Coerce, Cx};
 
-/// A flattened externally tagged enum `T` that finds no key naming one of its variants:
-/// serde's refusal, in its words.
+/// A flattened externally tagged enum `T` with no key naming a variant: serde's refusal.
 #[cold]
 #[inline(never)]
 pub fn no_flat_variant<T>(cx: &mut Cx, at: &Path<'_>) {
@@ -32,8 +25,7 @@ pub fn no_flat_variant<T>(cx: &mut Cx, at: &Path<'_>) {
     });
 }
 
-/// A flattened tagged enum `T` whose tag names no variant: serde's verdict on the keys it reads
-/// (`keys`, or every key no level around it reads when `None`), read as a `T`.
+/// A flattened tagged enum `T` whose tag names no variant: serde's verdict on the keys it reads.
 #[cold]
 #[inline(never)]
 pub fn flat_refused<T: Coerce>(
@@ -54,8 +46,7 @@ pub fn flat_refused<T: Coerce>(
     cx.within_parent(|cx| cx.check::<T>(&Value::Object(read), at));
 }
 
-/// A flattened untagged enum `T`: serde tries each variant on the keys no level around it
-/// reads, so they are walked as one object of `T`'s, at the parent's place and depth.
+/// A flattened untagged enum: the keys no level around it reads, walked as one object.
 pub fn walk_flat_whole<T: Coerce>(
     map: &mut Map<String, Value>,
     cx: &mut Cx,
@@ -67,10 +58,8 @@ pub fn walk_flat_whole<T: Coerce>(
     });
 }
 
-/// Runs `walk` on the keys handed to a flattened `T` ([`handed`]), as one object at the
-/// parent's place and depth, and puts them back. The notes of keys the text sent twice follow
-/// the keys there and back, so the walk judges them as serde reads the text
-/// (`docs/rules.md#duplicates`): a list written as text among them is refused all the same.
+/// Runs `walk` on the keys handed to a flattened `T`, at the parent's depth, and puts them back.
+/// The notes of keys sent twice follow the keys there and back (`docs/rules.md#duplicates`).
 fn walk_handed<T: Coerce, R>(
     map: &mut Map<String, Value>,
     cx: &mut Cx,
@@ -88,8 +77,7 @@ fn walk_handed<T: Coerce, R>(
     done
 }
 
-/// A flattened `Option` that is `None`: serde hands its keys to no one, so the walk leaves
-/// them as they are (depth only).
+/// A flattened `Option` that is `None`: serde hands its keys to no one (depth only).
 #[cold]
 #[inline(never)]
 fn left_as_sent<T: Coerce>(
@@ -105,9 +93,7 @@ fn left_as_sent<T: Coerce>(
     }
 }
 
-/// The keys of a shared object serde hands a flattened `T`: those no level around it reads
-/// (`claims` holds the levels' fields and what `T` itself declares), as an object of their
-/// own, and the rest kept aside with the object's order ([`Parted::rejoin`]).
+/// The keys serde hands a flattened `T` as an object, and the rest kept aside in order.
 fn handed<T: Coerce>(map: &mut Map<String, Value>, claims: &Claims<'_>) -> (Value, Parted) {
     let order: Vec<String> = map.keys().cloned().collect();
     let mut handed = Map::new();
@@ -122,14 +108,12 @@ fn handed<T: Coerce>(map: &mut Map<String, Value>, claims: &Claims<'_>) -> (Valu
     (Value::Object(handed), Parted { order, kept })
 }
 
-/// The keys of a shared object not handed to a flattened type, and the object's order.
 struct Parted {
     order: Vec<String>,
     kept: Map<String, Value>,
 }
 
 impl Parted {
-    /// Puts the handed keys (`value`, walked) back beside the kept ones, in the first order.
     fn rejoin(mut self, map: &mut Map<String, Value>, value: Value) {
         let Value::Object(mut handed) = value else {
             return;
@@ -142,8 +126,7 @@ impl Parted {
     }
 }
 
-/// A flattened `Option<T>`: `T`'s keys walked as `T` when they need nothing (the quick test);
-/// otherwise serde's reading of them as sent decides ([`flat_option_decided`]).
+/// A flattened `Option<T>`: walked as `T` when that finds nothing; else serde's reading decides.
 #[inline]
 pub(crate) fn walk_flat_option<T: Coerce>(
     map: &mut Map<String, Value>,
@@ -158,8 +141,7 @@ pub(crate) fn walk_flat_option<T: Coerce>(
     }
 }
 
-/// A flattened `Option<T>` whose keys the walk of `T` refuses or repairs: serde's reading of
-/// them as sent decides ([`decide`]); a `None` leaves them as sent (depth only).
+/// A `None` leaves the keys as sent (depth only).
 #[cold]
 #[inline(never)]
 fn flat_option_decided<T: Coerce>(
@@ -174,15 +156,11 @@ fn flat_option_decided<T: Coerce>(
     }
 }
 
-/// Whether a flattened `Option<T>` holding the keys `value` is `Some`: serde reads a `T` from
-/// them as sent. Then `T` is walked, its own refusals standing (a list written as text, a
-/// constraint), nothing repaired. Otherwise it is `None`, serde's reading: nothing is refused,
-/// and nothing is repaired into a `Some` that serde reads as `None` (a repair never changes
-/// the meaning of a value serde accepts, `docs/rules.md#untagged`), R8's `null`s included.
+/// Whether a flattened `Option<T>` is `Some` as serde reads it as sent: then `T`'s refusals
+/// stand, nothing repaired; a `None` refuses nothing (`docs/rules.md#untagged`).
 fn decide<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) -> bool {
     if !cx.is_apply() {
-        // Past the depth limit the keys are refused as every walk refuses them, and serde is
-        // not asked to read them (it would recurse as deep as they go).
+        // Past the depth limit the keys are refused and serde, which would recurse, is not asked.
         let mut depth = cx.value_probe();
         depth.untyped(value, at);
         if depth.too_deep() {
@@ -195,7 +173,10 @@ fn decide<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) -> bool {
     }
     if !cx.is_apply() || cx.has_duplicates() {
         let mut probe = cx.probe();
-        flat_member::<T>(value, &mut probe, at, Bounds::NONE);
+        if let Value::Object(map) = value {
+            // Every key claimed around it: serde hands a flattened struct only its own fields.
+            T::walk_flat(map, &mut probe, at, &Claims::beside(claims_everything));
+        }
         // A key of `T`'s sent twice: serde refuses `T` for the text, so the field is `None`.
         if probe.met_duplicate() {
             cx.end_probe(probe);
@@ -204,15 +185,6 @@ fn decide<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) -> bool {
         cx.absorb(probe);
     }
     true
-}
-
-/// `T`'s walk of the shared keys, as a member of the union `Option<T>` flattened. Every key
-/// is taken as claimed around it: a `deny_unknown_fields` inside judges nothing (serde hands a
-/// flattened struct only its own fields).
-fn flat_member<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
-    if let Value::Object(map) = value {
-        T::walk_flat(map, cx, at, &Claims::beside(claims_everything));
-    }
 }
 
 fn claims_everything(_: &str) -> bool {

@@ -1,5 +1,5 @@
-//! The walks every kind of position shares: leaves, sequences and their items, maps, structs,
-//! the keys of a shared (flattened) object. The std impls and the derive's output call these.
+//! The walks every kind of position shares (leaves, sequences, maps, structs, R8's `null`s),
+//! called by the std impls and the derive's output.
 
 use serde_json::{Map, Value};
 
@@ -8,9 +8,7 @@ use crate::path::Path;
 use crate::report::RepairKind;
 use crate::walk::{Claims, Coerce, Cx, Kind};
 
-/// Walks a leaf position (string-like or scalar) of type `T`: nothing to repair; a value that
-/// `admits` (the quick test) does not surely accept is checked by serde
-/// ([`Cx::check`]).
+/// Walks a leaf: nothing to repair; serde checks what `admits` (the quick test) does not.
 #[inline]
 pub fn walk_leaf<T: Coerce>(value: &Value, cx: &mut Cx, at: &Path<'_>, admits: bool) {
     if !admits {
@@ -18,7 +16,7 @@ pub fn walk_leaf<T: Coerce>(value: &Value, cx: &mut Cx, at: &Path<'_>, admits: b
     }
 }
 
-/// Walks a sequence position of element type `T` (`S` is the sequence type, for R1).
+/// Walks a sequence of element type `T` (`S` is the sequence type, for R1).
 #[inline]
 pub fn walk_seq<S: Coerce, T: Coerce>(
     value: &mut Value,
@@ -43,11 +41,8 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
         return;
     }
     if const { takes_any_string::<T>() } && !T::LIMITED && !cx.has_limits() {
-        // An item that takes any string (`String`, `PathBuf`) has nothing to repair or judge
-        // in one: only a value of another kind is walked (checked, and a container for
-        // depth). The common loop is a tag check per item. A `char` or a unit-variant enum
-        // judges its string, so each of its items is walked, and a name no variant has is
-        // reported with the other issues (every issue at once).
+        // An item taking any string has nothing to repair or judge; a `char` or unit-variant enum
+        // judges its string, so it goes the other way.
         for (i, item) in items.iter_mut().enumerate() {
             if !item.is_string() {
                 T::walk(item, cx, &at.index(i), Bounds::NONE);
@@ -61,8 +56,7 @@ pub fn walk_items<T: Coerce>(items: &mut [Value], cx: &mut Cx, at: &Path<'_>) {
     cx.leave();
 }
 
-/// Whether `T` takes every string as it is (its schema is a plain string: `String`, `PathBuf`
-/// and newtypes of them; not a `char` or a unit-variant enum).
+/// `String`, `PathBuf` and newtypes of them; not a `char` or a unit-variant enum.
 const fn takes_any_string<T: Coerce>() -> bool {
     T::SHAPE.kind as u8 == Kind::StringLike as u8
         && matches!(
@@ -71,7 +65,7 @@ const fn takes_any_string<T: Coerce>() -> bool {
         )
 }
 
-/// Walks a map position with values of type `T` (`M` is the map type, for R1).
+/// Walks a map with values of type `T` (`M` is the map type, for R1).
 #[inline]
 pub fn walk_map<M: Coerce, T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
     match value {
@@ -88,7 +82,7 @@ pub fn walk_map<M: Coerce, T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<
     }
 }
 
-/// Walks an object position of a struct type `T`: R1 for a string, then `T`'s fields.
+/// Walks a struct `T`'s position: R1 for a string, then its fields.
 #[inline]
 pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
     match value {
@@ -102,7 +96,7 @@ pub fn walk_object<T: Coerce>(value: &mut Value, cx: &mut Cx, at: &Path<'_>) {
             }
         }
         Value::String(_) => cx.repair::<T>(value, at, Bounds::NONE),
-        // serde reads a struct from an array too, field by field: its error keeps the index.
+        // serde reads a struct from an array too, field by field.
         Value::Array(_) => cx.untyped(value, at),
         other => cx.check::<T>(other, at),
     }
@@ -115,20 +109,13 @@ pub fn untyped_entries(map: &Map<String, Value>, cx: &mut Cx, at: &Path<'_>) {
     }
 }
 
-/// Whether serde may leave a field of type `T` out while refusing its `null`: a defaulted
-/// field (`#[serde(default)]`) of a type that does not read `null` itself
-/// ([`Describe::NULLABLE`](crate::schema::Describe::NULLABLE)). Such a field's `null` is taken
-/// as the field left out (`docs/rules.md#r8`).
+/// Whether a defaulted field of type `T` takes `null` as left out (`docs/rules.md#r8`).
 #[inline]
 pub const fn null_is_absent<T: Coerce>() -> bool {
     !T::NULLABLE && !matches!(T::SHAPE.kind, Kind::Any)
 }
 
-/// Rule R8: drops from `map` each key whose value is `null` and that `absent` names (the
-/// defaulted fields of [`null_is_absent`] types, with their ordinals), so serde uses the
-/// field's default. Each such key is a repair ([`RepairKind::NullLeftOut`]) at its field's path
-/// below `at`, through [`Cx::repaired`] in both passes: the check pass notes that a repair is
-/// due, the apply pass records it and drops the keys, keeping the others in their order.
+/// R8: drops each `null` key `absent` names (with its field's ordinal), so serde defaults it.
 #[cold]
 pub fn drop_absent(
     map: &mut Map<String, Value>,
@@ -139,7 +126,6 @@ pub fn drop_absent(
     drop_absent_by(map, cx, at, &absent);
 }
 
-/// [`drop_absent`] with the names given by any function (a table's lookup).
 #[cold]
 pub(crate) fn drop_absent_by(
     map: &mut Map<String, Value>,
@@ -159,8 +145,7 @@ pub(crate) fn drop_absent_by(
     }
 }
 
-/// A sequence's length is within `bounds` and its items keep theirs (the fast path's check of
-/// a deserialized sequence).
+/// The fast path's check of a deserialized sequence: its length and its items' bounds hold.
 pub(crate) fn items_hold<'a, T: Coerce + 'a>(
     items: impl IntoIterator<Item = &'a T>,
     len: usize,
@@ -169,9 +154,7 @@ pub(crate) fn items_hold<'a, T: Coerce + 'a>(
     bounds.contains(len) && items.into_iter().all(|item| item.bounds_hold(Bounds::NONE))
 }
 
-/// A set collapses repeats, so its length says nothing about the array it came from, and
-/// bounds count the array's items as sent: a bounded set always takes the full path, where
-/// the walk counts the array.
+/// Bounds count the items as sent and a set collapses repeats: a bounded set takes the full path.
 pub(crate) fn set_holds<'a, T: Coerce + 'a>(
     items: impl IntoIterator<Item = &'a T>,
     bounds: Bounds,

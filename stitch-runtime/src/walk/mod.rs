@@ -1,12 +1,7 @@
-//! The walk: the [`Coerce`] trait that every argument type implements, [`run`] (check, then
-//! apply), and the walker state [`Cx`] it carries down the arguments.
-//!
-//! Each position in an argument type knows its own rule (see the crate docs, R1–R8). The derive
-//! implements [`Coerce`] for structs and enums; this module implements it for the standard
-//! types. A call is walked twice at most: a *check* pass that reads and collects issues but
-//! changes nothing, then, only when the check found JSON text to repair and no issue, an *apply*
-//! pass that writes the repairs. So a refused call leaves the caller's value exactly as it was,
-//! and a well-formed call is read once and allocates nothing.
+//! The walk: [`Coerce`], which every argument type implements, [`run`], and the walker state
+//! [`Cx`]. A call is walked twice at most: a check pass that changes nothing, then, only when it
+//! found JSON text to repair and no issue, an apply pass; so a refused call leaves the caller's
+//! value exactly as it was.
 
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -95,8 +90,7 @@ impl Shape {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Kind {
-    /// Read from a string. The walk of a string-like type does nothing to a value that is not
-    /// an array or an object (callers may skip it there).
+    /// Read from a string; its walk does nothing to a value that is not an array or an object.
     StringLike,
     /// A number, `bool` or `()`.
     Scalar,
@@ -114,12 +108,8 @@ pub enum Kind {
     Any,
 }
 
-/// A type stitch can walk: every field type of a `#[derive(ToolArgs)]` type implements it.
-///
-/// Implemented for the standard types listed in the crate docs (`walk/std`) and by
-/// `#[derive(ToolArgs)]`, and by nothing else: it is not an extension point (it sits in the
-/// hidden `__private` module and changes with the derive). For a type of another crate (a
-/// `Uuid`, a `DateTime`), mark the field `#[stitch(opaque)]`.
+/// A type stitch can walk: implemented for the std types (`walk/std`) and by the derive, not an
+/// extension point.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a type stitch knows how to walk",
     label = "this field's type does not implement `Coerce`",
@@ -129,13 +119,12 @@ pub trait Coerce: DeserializeOwned + Describe {
     /// What this type accepts, for the unions that hold it.
     const SHAPE: Shape;
 
-    /// The type's schema constants, read through this trait by the derive's properties (see
-    /// [`FieldOf`]). A reference, as the derive's constants hold it: the compiler checks a
-    /// reference in a constant without a trait query.
+    /// The type's schema constants, read by the derive's properties (see [`FieldOf`]); a
+    /// reference, which the compiler checks in a constant without a trait query.
     #[doc(hidden)]
     const FIELD: &'static FieldOf = &FieldOf {
-        // A field serde requires but whose `null` it reads (a newtype of an `Option`) says
-        // `null` as an item does.
+        // A field serde requires but whose `null` it reads (a newtype of an `Option`) says `null`
+        // as an item does.
         schema: if <Self as Describe>::NULLABLE && !<Self as Describe>::OPTIONAL {
             <Self as Describe>::ITEM_SCHEMA
         } else {
@@ -145,8 +134,7 @@ pub trait Coerce: DeserializeOwned + Describe {
         default: <Self as Describe>::DEFAULT,
     };
 
-    /// What an entry of a struct's field table reads of a field of this type with no
-    /// attribute of its own (see [`FieldType`]).
+    /// A field table's entry for a field of this type with no attribute (see [`FieldType`]).
     #[doc(hidden)]
     const FIELD_TYPE: &'static FieldType = &FieldType {
         walk: Some(Self::walk),
@@ -158,13 +146,11 @@ pub trait Coerce: DeserializeOwned + Describe {
         wire: None,
     };
 
-    /// A struct's named fields, as the default `walk_flat`, `declares_key` and `owns_key`
-    /// read them; none for every other type.
+    /// A struct's named fields, read by the default `walk_flat`, `declares_key` and `owns_key`.
     #[doc(hidden)]
     const FIELDS: Option<&'static Fields> = None;
 
-    /// What a struct's field table reads of a flattened field of this type (see
-    /// [`FlatField`]): its flatten hooks.
+    /// A flattened field's hooks (see [`FlatField`]).
     #[doc(hidden)]
     const FLAT_FIELD: &'static FlatField = &FlatField {
         walk: Self::walk_flat,
@@ -173,63 +159,42 @@ pub trait Coerce: DeserializeOwned + Describe {
         fields: Self::FIELDS,
     };
 
-    /// Whether a lone number or string at a position of this type may break a constraint the
-    /// type carries itself (a newtype whose field has `#[stitch(minimum = …)]`, an untagged
-    /// enum with such a variant, and `Option`s and pointers of them): an untagged enum holding
-    /// such a type walks serde's pick for a number or string too (`docs/rules.md#constraints`).
+    /// Whether a lone number or string may break a constraint the type carries itself, so an
+    /// untagged enum holding it walks serde's pick for those too (`docs/rules.md#constraints`).
     #[doc(hidden)]
     const LIMITED: bool = false;
 
-    /// Walks `value`, found at `at`, as a position of this type. `bounds` are the
-    /// `min_items` / `max_items` of the field, for its array form.
-    ///
-    /// By default, a struct's ([`walk_object`]: R1 for a string, then [`Coerce::walk_flat`]),
-    /// which the derive then does not write for a struct with named fields. Every other impl
-    /// writes its own.
+    /// Walks `value` at `at`; `bounds` are the field's `min_items` / `max_items` for its array
+    /// form. The default is a struct's ([`walk_object`]).
     #[inline]
     fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
         let _ = bounds;
         walk_object::<Self>(value, cx, at);
     }
 
-    /// Whether the exact JSON text of one array element is accepted by this type
-    /// (rule R3, condition 3). Must agree with `serde_json::from_str::<Self>(text).is_ok()`.
+    /// Whether one array element's exact JSON text is accepted (R3, condition 3); must agree with
+    /// `serde_json::from_str::<Self>(text).is_ok()`.
     fn accepts_element(text: &str) -> bool {
         serde_json::from_str::<Self>(text).is_ok()
     }
 
     /// Whether `text` is a list written as text that this type's array form accepts within
-    /// `bounds` (rule R3). `false` for a type with no array form.
-    ///
-    /// No default: every impl states it, so a new type cannot forget its array form. Every std
-    /// sequence is written by the one macro of `walk/std/sequences.rs`, which writes this and
-    /// [`Coerce::bounds_hold`] from the sequence's form; the derive writes both for every type.
+    /// `bounds` (R3); no default, so a new type cannot forget its array form.
     fn accepts_text_list(text: &str, bounds: Bounds) -> bool;
 
-    /// Whether a value deserialized straight from text (the fast path of
-    /// [`ToolArgs::from_json`](crate::ToolArgs::from_json)) keeps the item bounds the walk
-    /// would check; `bounds` are the field's. `false` sends the call down the full path.
-    /// `true` for a type with no array form anywhere inside. No default (see
-    /// [`Coerce::accepts_text_list`]).
+    /// Whether a value read straight from text keeps the item bounds the walk would check.
     fn bounds_hold(&self, bounds: Bounds) -> bool;
 
-    /// Whether a value deserialized straight from text keeps a field's constraints
-    /// (`limits`), as the walk would judge the JSON it came from. `false` sends the call down
-    /// the full path, and is the answer of every type that cannot say exactly (the default:
-    /// `f32`, whose rounding could move a value across a bound, tuples, `Value`, structs).
+    /// Whether a value read straight from text keeps a field's `limits` as the walk would judge
+    /// them; `false` (the default) where a type cannot say exactly.
     #[doc(hidden)]
     fn limits_hold(&self, limits: &Limits) -> bool {
         let _ = limits;
         false
     }
 
-    /// Walks the keys this type reads from `map`, an object it shares with its parent
-    /// (`#[serde(flatten)]`, internally tagged variants). A struct walks its fields; a map
-    /// walks the keys that `claims` (what the levels around it declare) does not claim; a
-    /// struct under `deny_unknown_fields` reports a key that neither it nor `claims` claims,
-    /// when the object is its own ([`Claims::denies`]). A no-op otherwise.
-    ///
-    /// By default, the fields of [`Coerce::FIELDS`], if any.
+    /// Walks the keys this type reads from an object it shares with its parent (flatten,
+    /// internally tagged variants); `claims` are what the levels around it declare.
     #[doc(hidden)]
     fn walk_flat(map: &mut Map<String, Value>, cx: &mut Cx, at: &Path<'_>, claims: &Claims<'_>) {
         if let Some(fields) = Self::FIELDS {
@@ -237,10 +202,7 @@ pub trait Coerce: DeserializeOwned + Describe {
         }
     }
 
-    /// Whether a declared field of this type, flattened into a shared object, reads `key`
-    /// (its own fields', and those of the structs flattened into it; a map declares none).
-    ///
-    /// By default, whether a field of [`Coerce::FIELDS`] reads it.
+    /// Whether a declared field of this type, flattened, reads `key`.
     #[doc(hidden)]
     fn declares_key(key: &str) -> bool {
         match Self::FIELDS {
@@ -249,10 +211,7 @@ pub trait Coerce: DeserializeOwned + Describe {
         }
     }
 
-    /// Whether this type, flattened into a shared object, reads its key `key` at all: a
-    /// declared field's, or any key for a type with a flattened map inside.
-    ///
-    /// By default, whether [`Coerce::FIELDS`] owns it, else [`Coerce::declares_key`].
+    /// Whether this type, flattened, reads `key` at all (a flattened map inside reads any).
     #[doc(hidden)]
     fn owns_key(key: &str) -> bool {
         match Self::FIELDS {
@@ -262,18 +221,13 @@ pub trait Coerce: DeserializeOwned + Describe {
     }
 }
 
-/// Where a call's repairs go: nowhere (`None`, the plain surfaces) or into a list (the
-/// `*_reported` surfaces). A value, not a type parameter, so the steps around a walk are
-/// compiled once rather than once per surface.
+/// Where a call's repairs go: nowhere, or a list for the `*_reported` surfaces. A value, not a
+/// type parameter, so the steps around a walk compile once.
 pub(crate) type Record<'a> = Option<&'a mut Vec<Repair>>;
 
-/// A type's walk, as [`Coerce::walk`] is written.
 pub(crate) type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
 
-/// A tool's argument type as the steps around its walk need it, without the type: its walk,
-/// whether its arguments are an object, and its name for the `tracing` events. Those steps
-/// (the object check, the check and apply passes, the record, the events) take one of these,
-/// so they are compiled once for every tool rather than once per tool.
+/// A tool's argument type without the type, so the steps around its walk compile once.
 #[derive(Clone, Copy)]
 pub(crate) struct Tool {
     walk: WalkFn,
@@ -282,7 +236,6 @@ pub(crate) struct Tool {
 }
 
 impl Tool {
-    /// `T`'s.
     pub(crate) const fn of<T: Coerce>() -> Tool {
         Tool {
             walk: T::walk,
@@ -301,17 +254,15 @@ pub(crate) fn run<T: Coerce>(
     run_with(args, Cx::new(false), record, const { Tool::of::<T>() })
 }
 
-/// [`run`], its check pass done by `cx` (which knows the keys the text sent twice). The
-/// repairs made go to `record` (and, with the `tracing` feature, to a listening subscriber);
-/// nothing is recorded, or allocated for it, when nothing was repaired.
+/// [`run`] with a check pass by `cx` (which knows the keys the text sent twice).
 pub(crate) fn run_with(
     args: &mut Value,
     mut cx: Cx,
     record: Record<'_>,
     tool: Tool,
 ) -> Result<(), (crate::ArgsError, bool)> {
-    // A tool's arguments are an object by every schema stitch writes for such a type: serde
-    // would read a struct from an array too, by position. A string goes by R1 (JSON text).
+    // Arguments are an object by every schema stitch writes; serde would read a struct from an
+    // array too. A string goes by R1.
     if tool.object && !matches!(args, Value::Object(_) | Value::String(_)) {
         return Err(not_an_object(args));
     }
@@ -333,9 +284,8 @@ fn not_an_object(args: &Value) -> (crate::ArgsError, bool) {
     (crate::ArgsError::single(issue), false)
 }
 
-/// [`run_with`] for arguments read from text that sent some key twice (`duplicates`): the
-/// notes come back when nothing was repaired (the value is exactly as the text sent it, so the
-/// caller may read the text's own answer, `json::replay`), and are dropped otherwise.
+/// [`run_with`] for text that sent some key twice: the notes come back when nothing was
+/// repaired, so the caller may replay the text's own answer (`json::replay`).
 #[cold]
 #[inline(never)]
 pub(crate) fn run_noting(
@@ -359,8 +309,7 @@ pub(crate) fn run_noting(
     Ok(Some(cx.into_duplicates()))
 }
 
-/// The apply pass of a call whose check found JSON text to repair and no issue: writes the
-/// repairs, and records them for `record` or a `tracing` subscriber, in the issues' order.
+/// Writes the repairs and records them for `record` or a `tracing` subscriber.
 #[cold]
 #[inline(never)]
 fn apply(args: &mut Value, record: Record<'_>, tool: Tool) {
@@ -370,24 +319,18 @@ fn apply(args: &mut Value, record: Record<'_>, tool: Tool) {
         (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
         return;
     }
-    let repairs = cx::recording(&mut || {
+    let mut repairs = cx::recording(&mut || {
         let mut apply = Cx::apply_pass(true);
         (tool.walk)(args, &mut apply, &Path::ROOT, Bounds::NONE);
     });
-    let repairs = sorted(repairs);
+    repairs.sort_by_key(|r| r.order());
     crate::trace::repaired(tool.name, &repairs);
     if let Some(record) = record {
         *record = repairs;
     }
 }
 
-/// The repairs in their order (not generic: the sort is compiled once).
-fn sorted(mut repairs: Vec<Repair>) -> Vec<Repair> {
-    repairs.sort_by_key(|r| r.order());
-    repairs
-}
-
-/// Drops a value without recursion, however deep it nests (serde_json's own `Drop` recurses).
+/// Drops a value without recursion: serde_json's own `Drop` recurses.
 pub(crate) fn dispose(value: Value) {
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {

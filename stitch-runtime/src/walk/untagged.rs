@@ -1,18 +1,7 @@
-//! The walk of an untagged enum's array or object, past its quick test: a repair never
-//! changes the meaning of a value serde accepts (`docs/rules.md#untagged`).
-//!
-//! The derive walks the first member that takes the value's kind in a probe
-//! ([`Cx::probe`]); when that member finds nothing (no issue, nothing to repair), the value is
-//! accepted as sent and nothing here runs. Otherwise [`untagged`] decides, the same way in
-//! the check pass and in the apply pass:
-//!
-//! 1. the member serde picks for the value as sent is walked, without repairs (its own
-//!    refusals, R3 and item bounds, stand);
-//! 2. when serde picks none, each member that takes the kind is tried in declaration order on
-//!    a copy: its check finds no issue, its repairs are applied to the copy, and serde reads
-//!    the copy as that very member. The first that passes wins: the check pass notes the
-//!    repair due, the apply pass writes the copy;
-//! 3. when none passes, the caller reports serde's message for the value as sent.
+//! The walk of an untagged enum's array or object once the derive's probe of its first member
+//! found something: a repair never changes the meaning of a value serde accepts
+//! (`docs/rules.md#untagged`). The check and apply passes decide alike: serde's pick for the
+//! value as sent, else the first member whose repaired copy serde reads as that member, else none.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -25,25 +14,22 @@ use crate::walk::Cx;
 /// One member (variant) of an untagged enum, as [`untagged`] tries it.
 #[derive(Clone, Copy)]
 pub struct Member {
-    /// It takes a JSON array (its type's shape says so, or it is a tuple variant).
+    /// It takes a JSON array (by its type's shape, or as a tuple variant).
     pub arrays: bool,
-    /// It takes a JSON object (its type's shape says so, or it is a struct variant).
+    /// It takes a JSON object (by its type's shape, or as a struct variant).
     pub objects: bool,
     /// Its walk, at the enum's place and with the enum's bounds.
     pub walk: fn(&mut Value, &mut Cx, &Path<'_>, Bounds),
 }
 
-/// serde's reading of `value` as sent, as a `T` (on a copy, through the reader `from_value`
-/// uses: see `json::de::from_copy`).
+/// serde's reading of `value` as sent, as a `T`, through the reader `from_value` uses.
 #[inline]
 pub fn deserialized<T: DeserializeOwned>(value: &Value) -> Option<T> {
     crate::json::de::from_copy(value).ok()
 }
 
-/// Decides an array or object `value` at an untagged enum (see the module docs): `members`
-/// in declaration order, `pick` the index of the member serde reads from a value. `false`
-/// when no member takes the value, as sent or repaired: the caller reports serde's message
-/// for it as sent.
+/// Decides an array or object at an untagged enum (`pick`: the member serde reads); `false`
+/// when no member takes it, as sent or repaired.
 #[cold]
 #[inline(never)]
 pub fn untagged(
@@ -55,8 +41,7 @@ pub fn untagged(
     pick: fn(&Value) -> Option<usize>,
 ) -> bool {
     if !cx.is_apply() {
-        // Past the depth limit the value is refused as every walk refuses it, and serde is
-        // not asked to read it (it would recurse as deep as the value goes).
+        // Past the depth limit the value is refused and serde, which would recurse, is not asked.
         let mut depth = cx.value_probe();
         depth.untyped(value, at);
         if depth.too_deep() {
@@ -67,9 +52,8 @@ pub fn untagged(
     match choose(value, cx, at, bounds, members, pick) {
         None => false,
         Some((i, repaired)) => {
-            // The chosen member is walked once more as the text sent it: its own refusals
-            // (R3, item bounds, keys sent twice) stand. Nothing else is reported, and in the
-            // apply pass nothing but the chosen repair is written.
+            // The chosen member is walked once more as sent, so its own refusals (R3, item bounds,
+            // keys sent twice) stand; the apply pass writes only the chosen repair.
             let walked = repaired.is_none() || cx.has_duplicates();
             if walked && !cx.is_apply() {
                 let mut probe = cx.probe();
@@ -84,10 +68,8 @@ pub fn untagged(
     }
 }
 
-/// The member of `value` (walked by check passes only, so left as it is) and, when it is
-/// taken only once repaired, the repaired copy. Chosen as serde chooses it: from the value a
-/// `Value` holds, or, when the arguments' text sent some key twice, from that text
-/// ([`from_text`]).
+/// The member serde chooses, and the repaired copy if it takes only that; from the text when it
+/// sent some key twice.
 fn choose(
     value: &mut Value,
     cx: &mut Cx,
@@ -112,14 +94,12 @@ fn choose(
         }
         let mut probe = cx.value_probe();
         (member.walk)(value, &mut probe, at, bounds);
-        // A member with an issue is refused whatever else it repairs; one with nothing to
-        // repair was refused by serde as sent.
+        // A member with an issue is refused; one with nothing to repair, serde refused as sent.
         if !probe.repairs_only() {
             continue;
         }
         let mut repaired = value.clone();
-        // A recording apply pass records the member's repairs as it makes them on the copy;
-        // they stand only if the copy replaces the value.
+        // The member's repairs on the copy stand only if the copy replaces the value.
         let mark = cx.records().then(record_mark);
         (member.walk)(&mut repaired, &mut cx.apply_probe(), at, bounds);
         if pick(&repaired) == Some(i) {
@@ -132,13 +112,8 @@ fn choose(
     None
 }
 
-/// serde's pick for the text, which sent some key twice: serde refuses a member that meets a
-/// declared key sent twice and tries the next, where a `Value` holds each key once. `p` is
-/// serde's pick for the `Value`: the members before it fail on the text too (a key sent twice
-/// never makes a member read). `p` itself stands unless it meets a key sent twice; after it,
-/// the first member that takes the value's kind and whose walk finds nothing (no key sent
-/// twice, nothing to refuse or repair) is serde's pick. `None` when no member is: the caller
-/// refuses the value as serde refuses the text (`Cx::no_member`).
+/// serde's pick for text that sent a key twice: a member meeting a declared key sent twice
+/// fails and serde tries the next. `p` is the pick for the `Value`; `None`: no member reads it.
 fn from_text(
     value: &mut Value,
     cx: &mut Cx,

@@ -1,5 +1,5 @@
-//! The reader's error: serde's message and the path to where it happened, built only when
-//! an error travels back up (each sequence, map and variant level adds its segment).
+//! The reader's error: serde's message and the path to it, built only as the error travels
+//! back up.
 
 use core::fmt;
 
@@ -8,14 +8,14 @@ use serde_json::Number;
 
 use crate::path::{render_leaf_first, Segment as PathSegment};
 
-/// A deserialization failure and where it happened. Boxed, as serde_json's is: every
-/// `Result` of the read carries it, and one pointer keeps those small on the accepted path.
+/// A deserialization failure and where it happened. Boxed, as serde_json's is, to keep every
+/// `Result` of the read small.
 #[derive(Debug)]
 pub(crate) struct Error(Box<Failure>);
 
 #[derive(Debug)]
 struct Failure {
-    /// Segments from the failure up to the root (reversed).
+    /// From the failure up to the root.
     rev_path: Vec<Segment>,
     message: String,
 }
@@ -33,7 +33,7 @@ impl Error {
         self
     }
 
-    /// The dotted path (rule R5) and the message.
+    /// The dotted path (R5) and the message.
     pub(crate) fn into_parts(self) -> (String, String) {
         let Failure { rev_path, message } = *self.0;
         let path = render_leaf_first(rev_path.iter().map(|segment| match segment {

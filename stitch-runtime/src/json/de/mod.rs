@@ -1,17 +1,7 @@
-//! Deserializing an owned `serde_json::Value` into a type, with the path of a failure.
-//!
-//! serde_json's own `Value` deserializer gives no path, and `serde_path_to_error` tracks one
-//! by wrapping every call and copying every map key, which costs more than the deserializing
-//! itself. This one reads the value as serde_json's does (the same visits, the same messages)
-//! and builds the path only when an error travels back up: each sequence, map and variant
-//! level adds its segment to the error on the way out. The success path pays nothing for it.
-//!
-//! The value is read in place. A string is moved out of it (no copy) only where the type asks
-//! for an owned string (`deserialize_string`: `String`, `PathBuf`, whose visitors take any
-//! string); everywhere else it is lent (`visit_borrowed_str`), as map keys are, and the visitor
-//! copies what it keeps. So a read that fails leaves every string it did not hand to an owned
-//! `String`, for the walk that follows (`tool_args::read_value`). A `OneOrMany<T>` asks this
-//! reader for its one value directly ([`ONE_OR_MANY`]) and `T` reads it as it asks.
+//! Deserializing an owned `Value` into a type as serde_json does (same visits, same messages), with
+//! the path of a failure built only as the error travels back up. A string is moved out only where
+//! the type asks for an owned one (`deserialize_string`); elsewhere it is lent, so a failed read
+//! leaves the walk every string it did not hand to an owned `String` (`tool_args::read_value`).
 
 use serde::de::{
     self, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Unexpected,
@@ -31,16 +21,12 @@ pub(crate) fn from_value<T: de::DeserializeOwned>(mut value: Value) -> Result<T,
     read(&mut value)
 }
 
-/// [`from_value`] of a value left to the caller: the strings `T` took into an owned `String`
-/// are empty in it, and nothing else changed (the module docs say which strings move).
+/// [`from_value`] of a value left to the caller, emptied only of the strings `T` took as owned.
 pub(crate) fn read<T: de::DeserializeOwned>(value: &mut Value) -> Result<T, Error> {
     T::deserialize(ValueDe(value))
 }
 
-/// [`from_value`] of a copy of `value`: serde's verdict on a value the walk only borrows. The
-/// walk asks it where its quick test is not sure (mostly a value about to be refused), and it
-/// goes through this reader rather than serde_json's reader of a borrowed `Value` so that each
-/// type's `Deserialize` is compiled for one reader only: the one `from_value` uses anyway.
+/// [`from_value`] of a copy, so each type's `Deserialize` compiles for this one reader only.
 pub(crate) fn from_copy<T: de::DeserializeOwned>(value: &Value) -> Result<T, Error> {
     from_value(value.clone())
 }
@@ -115,13 +101,10 @@ fn visit_object<'de, V: Visitor<'de>>(
     }
 }
 
-/// The name `OneOrMany<T>` deserializes itself under (`deserialize_newtype_struct`): every
-/// other reader visits it as a newtype, and `OneOrMany` then reads any value as before; this
-/// one answers with the array (`visit_seq`) or with the one value (`visit_some` of itself).
+/// The name `OneOrMany<T>` deserializes itself under; this reader answers with the array or with
+/// the one value (`visit_some` of itself).
 pub(crate) const ONE_OR_MANY: &str = "$stitch::OneOrMany";
 
-/// A value read in place, as serde_json reads a `Value` (strings moved out only into an owned
-/// string: see the module docs).
 struct ValueDe<'de>(&'de mut Value);
 
 macro_rules! numbers {
@@ -222,8 +205,7 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         if name == ONE_OR_MANY {
-            // `OneOrMany`'s protocol: its array form, or its one value handed over as this
-            // reader itself (`visit_some`), for `T` to read as it asks (a `String` moves it).
+            // Its array, or its one value as this reader, for `T` to read as it asks.
             return match self.0 {
                 Value::Array(items) => visit_array(items, visitor),
                 Value::Null => visitor.visit_unit(),
@@ -312,12 +294,12 @@ impl<'de> Deserializer<'de> for ValueDe<'de> {
 
 struct Seq<'de> {
     items: core::slice::IterMut<'de, Value>,
-    /// The array's length: an item's index is this less the items left after it.
+    /// An item's index is this less the items left after it.
     len: usize,
 }
 
 impl Seq<'_> {
-    /// `e`, at the item just read (out of line: the element reads are generic).
+    /// Out of line: the element reads are generic.
     #[cold]
     #[inline(never)]
     fn failed(&self, e: Error) -> Error {
@@ -335,8 +317,7 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
         let Some(item) = self.items.next() else {
             return Ok(None);
         };
-        // `match`, not `map_err` with a closure: a closure would add a function to each
-        // element type's copy of this.
+        // `match`, not `map_err`: a closure would add a function per element type.
         match seed.deserialize(ValueDe(item)) {
             Ok(read) => Ok(Some(read)),
             Err(e) => Err(self.failed(e)),
@@ -348,7 +329,7 @@ impl<'de> SeqAccess<'de> for Seq<'de> {
     }
 }
 
-/// `e`, at the member `key` (out of line: the member reads are generic).
+/// Out of line: the member reads are generic.
 #[cold]
 #[inline(never)]
 fn failed_at_key(key: &str, e: Error) -> Error {
@@ -394,8 +375,7 @@ impl<'de> MapAccess<'de> for Entries<'de> {
     }
 }
 
-/// A map key: a string, lent for as long as the value lives; read as a number or a boolean
-/// where the type asks (integer-keyed maps).
+/// A map key, lent; read as a number or a boolean where the type asks (integer-keyed maps).
 struct KeyDe<'de>(&'de str);
 
 macro_rules! parsed_keys {

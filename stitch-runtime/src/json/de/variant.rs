@@ -36,7 +36,6 @@ pub(super) struct Content<'de> {
 }
 
 impl Content<'_> {
-    /// Adds the variant's key to the path of an error in its content.
     fn inside<T>(name: &str, result: Result<T, Error>) -> Result<T, Error> {
         match result {
             Ok(read) => Ok(read),
@@ -82,9 +81,7 @@ impl<'de> VariantAccess<'de> for Content<'de> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         match self.value {
-            // As serde_json's `Value` reader: a struct variant from an object only (its text
-            // reader takes an array too; the walk's verdict, read through this reader, follows
-            // `serde_json::from_value`).
+            // As serde_json's `Value` reader: from an object only, not an array.
             Some(Value::Object(map)) => Content::inside(self.name, visit_object(map, visitor)),
             Some(other) => Err(de::Error::invalid_type(
                 unexpected(other),

@@ -1,12 +1,13 @@
 //! Which values are plain, and what a type's `Root` leaves unlooked-into.
 
-use super::{plain_args, plain_value, Root};
+use super::{plain_args, Plain, Root};
 use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 use crate::OneOrMany;
 use serde_json::{json, Value};
 
+/// Knowing nothing of the type: every list looked into.
 fn plain(value: &Value) -> bool {
-    plain_value(value)
+    plain_args(value, &Root::BLIND) == Plain::Yes
 }
 
 /// A root with `paths: OneOrMany<String>`, `names: Vec<String>`, `counts: Vec<u32>`
@@ -43,8 +44,8 @@ fn a_list_of_strings_taken_as_they_are_is_not_looked_into() {
     let text_items = json!(["[\"a\"]", "{\"b\": 1}", "5"]);
     for key in ["paths", "names"] {
         let args = json!({ key: text_items });
-        assert_eq!(plain_args(&args, &root), super::Plain::Yes, "{key}");
-        assert!(!plain_value(&args), "{key}");
+        assert_eq!(plain_args(&args, &root), Plain::Yes, "{key}");
+        assert!(!plain(&args), "{key}");
     }
     // Items of another kind, an unknown key, a string where the list goes: looked into.
     for args in [
@@ -54,7 +55,7 @@ fn a_list_of_strings_taken_as_they_are_is_not_looked_into() {
         json!({ "label": ["[1]"] }),
         json!({ "paths": [], "names": null }),
     ] {
-        assert_eq!(plain_args(&args, &root), super::Plain::No, "{args}");
+        assert_eq!(plain_args(&args, &root), Plain::No, "{args}");
     }
 }
 
@@ -65,15 +66,9 @@ fn a_root_read_through_a_buffer_or_with_an_escaped_name_is_looked_into() {
         optional: false,
     }];
     let args = json!({ "paths": ["[1]"] });
-    assert_eq!(
-        plain_args(&args, &typed_root(&[], false)),
-        super::Plain::Yes
-    );
-    assert_eq!(
-        plain_args(&args, &typed_root(&FLAT, false)),
-        super::Plain::No
-    );
-    assert_eq!(plain_args(&args, &typed_root(&[], true)), super::Plain::No);
+    assert_eq!(plain_args(&args, &typed_root(&[], false)), Plain::Yes);
+    assert_eq!(plain_args(&args, &typed_root(&FLAT, false)), Plain::No);
+    assert_eq!(plain_args(&args, &typed_root(&[], true)), Plain::No);
 }
 
 #[test]

@@ -1,7 +1,6 @@
-//! How the check pass keeps what it finds: an issue is built only if it will be kept (the
-//! first [`MAX_ISSUES`] by the order of their paths), and serde is asked for its verdict where
-//! the walk's quick test is unsure. Only the closure that builds an issue and serde's call are
-//! generic; the bookkeeping around them is compiled once.
+//! How the check pass keeps what it finds: an issue is built only if it will be kept (the first
+//! [`MAX_ISSUES`] by path order), and serde is asked where the walk's quick test is unsure. Only
+//! the closures and serde's call are generic; the bookkeeping compiles once.
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -12,21 +11,18 @@ use crate::json::parse::Duplicates;
 use crate::path::{Order, Path};
 use crate::walk::{pattern_claims, FlatField};
 
-/// Where a reported issue goes ([`Cx::slot`]).
 #[derive(Clone, Copy)]
 enum Slot {
-    /// At the end of the list, with its arrival number.
     Push(usize),
     /// In place of the kept issue `.0`, which sorts after it.
     Replace(usize, usize),
-    /// To be kept only if it is R3's refusal (`Cx::rules_only`).
+    /// Kept only if it is R3's refusal (`Cx::rules_only`).
     RulesOnly,
 }
 
 impl Cx {
-    /// Records an issue at `at`, built only if it will be kept: the first [`MAX_ISSUES`] in
-    /// the order of their paths (the type's field order, elements by index), not the order
-    /// the walk met them in; the others are counted.
+    /// Records an issue at `at`, built only if it is among the first [`MAX_ISSUES`] by path order;
+    /// the others are counted.
     #[cold]
     pub fn report(&mut self, at: &Path<'_>, issue: impl FnOnce() -> Issue) {
         if self.apply {
@@ -35,9 +31,7 @@ impl Cx {
         self.keep(at.order(), issue);
     }
 
-    /// [`Cx::report`] of an issue whose place sorts as `order`. Generic over the closure, so
-    /// kept to a call of it between two plain functions: the bookkeeping is compiled once,
-    /// not once for every place that reports.
+    /// Generic over the closure only, so the bookkeeping around it compiles once.
     #[inline]
     pub(super) fn keep(&mut self, order: Order, issue: impl FnOnce() -> Issue) {
         if let Some(slot) = self.slot(order) {
@@ -46,17 +40,14 @@ impl Cx {
         }
     }
 
-    /// Where an issue sorting as `order` goes: `None` when it is not to be kept (the list is
-    /// full and it sorts after every kept one), so it is never built.
+    /// `None` when the list is full and `order` sorts after every kept issue, so it is never built.
     fn slot(&mut self, order: Order) -> Option<Slot> {
         if self.rules_only {
-            // Only R3's refusals are kept; which one this is, only the built issue says.
             return Some(Slot::RulesOnly);
         }
         self.place(order)
     }
 
-    /// [`Cx::slot`] whatever the issue's kind.
     fn place(&mut self, order: Order) -> Option<Slot> {
         let seq = self.seen;
         self.seen += 1;
@@ -64,7 +55,6 @@ impl Cx {
             return Some(Slot::Push(seq));
         }
         self.omitted += 1;
-        // Full: the new issue replaces the last kept one if it sorts before it.
         let last = self
             .issues
             .iter()
@@ -77,7 +67,6 @@ impl Cx {
         }
     }
 
-    /// Keeps `issue` where [`Cx::slot`] said.
     fn put(&mut self, slot: Slot, order: Order, issue: Issue) {
         match slot {
             Slot::RulesOnly => {
@@ -97,16 +86,14 @@ impl Cx {
         }
     }
 
-    /// Whether the field's own `pattern` claims `text`, a list written as text that the
-    /// field's array form accepts ([`pattern_claims`]): then it is one value, not R3's.
+    /// Whether the field's own `pattern` claims `text`, so it is one value, not R3's.
     pub(crate) fn pattern_claims(&self, text: &str) -> bool {
         let pattern = self.limits.and_then(|limits| limits.pattern.as_ref());
         pattern.is_some_and(|pattern| pattern_claims(text, |s| pattern.is_match(s)))
     }
 
-    /// A key no level reads, in an object whose type denies unknown fields and flattens
-    /// structs: in serde's words, expecting the type's own fields (`own`) and those of the
-    /// structs flattened into it at any depth (their tables; serde itself names none there).
+    /// A key no level reads under `deny_unknown_fields` with flattened structs, expecting every
+    /// field of the type and of the structs flattened into it.
     #[cold]
     #[inline(never)]
     pub(crate) fn unknown_among(
@@ -118,7 +105,7 @@ impl Cx {
     ) {
         let mut expected: Vec<&str> = own.to_vec();
         flattened_names(&mut expected, flattened);
-        // In the order of their names, as the schema's coercer lists the object's properties.
+        // In name order, as the schema's coercer lists an object's properties.
         expected.sort_unstable();
         let listed: Vec<String> = expected.iter().map(|name| format!("`{name}`")).collect();
         let reason = match listed.as_slice() {
@@ -133,23 +120,20 @@ impl Cx {
         });
     }
 
-    /// Refuses a list written as text at `at` (rule R3).
+    /// Refuses a list written as text at `at` (R3).
     #[cold]
     pub fn text_list(&mut self, at: &Path<'_>) {
         self.report(at, || Issue::text_list(at.render()));
     }
 
-    /// A value at `at` that the walk's quick test did not surely accept as a `T` (a leaf of
-    /// another kind, a scalar where a struct or a sequence is expected): serde decides. Only
-    /// if serde refuses it is an issue reported, with serde's message, so the walk never
-    /// refuses what serde accepts. A container is first checked for depth.
+    /// A value the walk's quick test did not surely accept as a `T`: serde decides, and only its
+    /// refusal is reported, so the walk never refuses what serde accepts.
     #[inline]
     pub fn check<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
         self.check_by(value, at, verdict::<T>);
     }
 
-    /// [`Cx::check`] with serde's verdict on the type (`verdict::<T>`): only that is generic,
-    /// and this is compiled once.
+    /// [`Cx::check`] compiled once; only `verdict` is generic.
     #[cold]
     #[inline(never)]
     pub(crate) fn check_by(&mut self, value: &Value, at: &Path<'_>, verdict: Verdict) {
@@ -160,9 +144,7 @@ impl Cx {
         }
     }
 
-    /// Before serde is asked: a container is walked for depth; `false` in the apply pass
-    /// (nothing to report) and past the depth limit (serde would recurse as deep as the value
-    /// goes).
+    /// `false` in the apply pass and past the depth limit (serde would recurse as deep).
     fn may_check(&mut self, value: &Value, at: &Path<'_>) -> bool {
         if is_container(value) {
             self.untyped(value, at);
@@ -170,8 +152,7 @@ impl Cx {
         !(self.apply || self.too_deep)
     }
 
-    /// serde's refusal of `value` at `at`, reported in its words (a `OneOrMany`'s type error
-    /// says what the union takes).
+    /// A `OneOrMany`'s type error says what the union takes.
     #[cold]
     fn refused_by_serde(&mut self, value: &Value, at: &Path<'_>, e: crate::json::de::Error) {
         let one_or_many = match self.one_or_many {
@@ -186,10 +167,8 @@ impl Cx {
         });
     }
 
-    /// An untagged enum `T` at `at` whose members all refuse `value` (`walk::untagged`):
-    /// serde's message for it. When the arguments' text sent a key twice, serde may read the
-    /// `Value` (which holds each key once) where it refused the text: then the value is
-    /// refused in serde's words for the text, naming the enum as serde does.
+    /// An untagged enum whose members all refuse `value`; when the text sent a key twice, refused
+    /// as serde refuses the text, even where it reads the `Value`.
     #[cold]
     #[inline(never)]
     pub fn no_member<T: DeserializeOwned>(&mut self, value: &Value, at: &Path<'_>) {
@@ -208,37 +187,28 @@ impl Cx {
     }
 }
 
-/// serde's verdict on a value as one type (see [`verdict`]).
 pub(crate) type Verdict = fn(&Value) -> Result<(), crate::json::de::Error>;
 
-/// serde's verdict on `value` as a `T`: `Ok` when it reads.
 pub(crate) fn verdict<T: DeserializeOwned>(value: &Value) -> Result<(), crate::json::de::Error> {
-    match crate::json::de::from_copy::<T>(value) {
-        Ok(_) => Ok(()),
-        Err(e) => Err(e),
-    }
+    crate::json::de::from_copy::<T>(value).map(drop)
 }
 
 impl Cx {
-    /// Whether the check pass found issues (kept or counted).
     #[inline]
     pub(crate) fn found_issues(&self) -> bool {
         !self.issues.is_empty() || self.omitted > 0
     }
 
-    /// The notes of the keys the text sent twice, the walk done.
     pub(crate) fn into_duplicates(mut self) -> Duplicates {
         core::mem::replace(&mut self.duplicates, Duplicates::NONE)
     }
 
-    /// Whether the check pass found JSON text to repair.
     #[inline]
     pub(crate) fn pending(&self) -> bool {
         self.pending
     }
 
-    /// The issues of a check pass that found some (not generic: one copy for every type), and
-    /// whether the value nests too deep to drop recursively.
+    /// The issues found, and whether the value nests too deep to drop recursively.
     #[cold]
     pub(crate) fn refusal(mut self) -> (ArgsError, bool) {
         self.issues.sort_by_key(|f| (f.order, f.seq));
@@ -247,13 +217,12 @@ impl Cx {
     }
 }
 
-/// The address of a path on the stack, to recognise the same position.
+/// To recognise the same position on the stack.
 pub(super) fn address(at: &Path<'_>) -> usize {
     at as *const Path<'_> as usize
 }
 
-/// Adds to `names` the fields of the structs `flattened` and of those flattened into them,
-/// as the schema's properties hold them all (a map, an enum or an `Option` has no table).
+/// Adds the fields of the structs `flattened`, and of those flattened into them.
 fn flattened_names(names: &mut Vec<&'static str>, flattened: &'static [&'static FlatField]) {
     for fields in flattened.iter().filter_map(|flat| flat.fields) {
         for name in fields.wire_names() {

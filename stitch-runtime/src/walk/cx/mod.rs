@@ -1,5 +1,5 @@
-//! [`Cx`]: the state of one walk (mode, depth, issues) and the steps every position shares:
-//! report, replace, repair (R1), refuse (R3), check a length, go deeper (R7).
+//! [`Cx`]: the state of one walk and the steps every position shares: report, replace, repair
+//! (R1), refuse (R3), check a length, go deeper (R7).
 
 use serde_json::{Map, Value};
 
@@ -34,8 +34,7 @@ struct Found {
 pub struct Cx {
     apply: bool,
     lenient: bool,
-    // The constraints of the field being walked (`#[stitch(minimum = …)]`), for each number or
-    // string its type admits; `None` almost always.
+    // The field's constraints, for each number or string its type admits; `None` almost always.
     limits: Option<&'static Limits>,
     pending: bool,
     too_deep: bool,
@@ -45,28 +44,21 @@ pub struct Cx {
     omitted: usize,
     /// The keys the arguments' text sent twice (none for a `Value`).
     duplicates: Duplicates,
-    // A `OneOrMany<T>` position whose one value is walked as a `T`: a type error found right
-    // there says what the union takes (its address and `T`'s schema).
+    // A `OneOrMany<T>` whose one value is walked as a `T`, for the message of a type error there.
     one_or_many: Option<(usize, &'static Schema)>,
-    // How many probes this walk runs inside (untagged enums decide by probing their members):
-    // past `UNTAGGED_NEST`, an untagged enum no longer searches its members' repairs, so nested
-    // untagged enums cost time linear in the value, not exponential in their nesting.
+    // How many untagged probes this walk runs inside: past `UNTAGGED_NEST` an untagged enum stops
+    // searching its members' repairs, so nesting costs linear, not exponential, time.
     nest: u8,
-    // Whether this apply pass records its repairs (`Cx::repaired`), in this thread's record
-    // (`RECORD`): a flag in the state's padding, so a walk that records nothing carries nothing
-    // more than before.
+    // Whether this apply pass records its repairs (`Cx::repaired`); kept in the padding.
     record: bool,
-    // Whether this walk refused a key the text sent twice (an untagged enum's member that
-    // meets one is a member serde refuses for that text): in the padding too.
+    // Whether this walk refused a key the text sent twice (a member serde refuses for that text).
     met_duplicate: bool,
-    // Whether this walk keeps only the issues of R3 (lists written as text): the other issues
-    // are found (a probe still sees them) and dropped when kept here (`Cx::rules_only`).
+    // Whether only R3's issues are kept; the others are still found, so probes decide as usual.
     rules_only: bool,
 }
 
-/// How many untagged decisions may nest before the deeper ones stop searching for repairs
-/// (they take serde's verdict on the value as sent). Each level may walk its value a few times,
-/// so this bounds that factor for any input (`docs/rules.md#untagged`).
+/// How many untagged decisions may nest before the deeper ones take serde's verdict on the
+/// value as sent (`docs/rules.md#untagged`).
 const UNTAGGED_NEST: u8 = 4;
 
 impl Cx {
@@ -90,10 +82,8 @@ impl Cx {
         }
     }
 
-    /// A check pass that keeps only the refusals of R3 (lists written as text); every other
-    /// issue is left to whoever validates next. Its probes keep every issue, so a union decides
-    /// as in any other walk. (The schema-driven coercer's `coerce_rules_only` is its one
-    /// user.)
+    /// A check pass that keeps only R3's refusals (for the schema-driven `coerce_rules_only`); its
+    /// probes keep every issue, so a union decides as in any other walk.
     #[cfg(feature = "json-schema")]
     pub(crate) fn rules_only() -> Cx {
         Cx {
@@ -102,8 +92,7 @@ impl Cx {
         }
     }
 
-    /// The apply pass of a call; `record`: whether it records its repairs (run it inside
-    /// [`recording`]).
+    /// The apply pass; with `record`, run it inside [`recording`].
     pub(crate) fn apply_pass(record: bool) -> Cx {
         Cx {
             record,
@@ -111,7 +100,6 @@ impl Cx {
         }
     }
 
-    /// A check pass over a value read from text that sent the keys `duplicates` twice.
     pub(crate) fn with_duplicates(duplicates: Duplicates) -> Cx {
         Cx {
             duplicates,
@@ -119,10 +107,8 @@ impl Cx {
         }
     }
 
-    /// A declared key `name` whose value `item` is found at `at`: `false` when the text sent
-    /// the key twice in its object, which is refused as serde refuses it (`duplicate field`);
-    /// the value is then not to be walked. One predictable branch when the text sent no key
-    /// twice (always, for a `Value`). Serves fields, tags and content keys alike.
+    /// A declared key `name` whose value `item` is at `at`: `false` when the text sent the key
+    /// twice, refused as serde refuses it; the value is then not walked.
     #[inline]
     pub fn sent_once(&mut self, item: &Value, at: &Path<'_>, name: &'static str) -> bool {
         self.duplicates.is_empty() || self.once(item, at, name)
@@ -138,16 +124,13 @@ impl Cx {
         true
     }
 
-    /// [`Cx::sent_once`] of the key `key` of the object at `parent` (a tag, a content key),
-    /// whose value is `item`: the path is built only when the text sent some key twice.
+    /// [`Cx::sent_once`] of the key `key` of the object at `parent`, its path built only if needed.
     #[inline]
     pub fn key_once(&mut self, item: &Value, parent: &Path<'_>, key: &'static str) -> bool {
         self.duplicates.is_empty() || self.once(item, &parent.key(key), key)
     }
 
-    /// Whether the text sent the tag `tag` of the object `map` at `at` twice: then it is
-    /// refused as serde refuses it (`duplicate field`). One test of an empty list when the
-    /// text sent no key twice.
+    /// Whether the text sent the tag `tag` of `map` twice (then refused as serde refuses it).
     #[inline]
     pub fn tag_twice(
         &mut self,
@@ -171,9 +154,8 @@ impl Cx {
         }
     }
 
-    /// The key of an externally tagged enum's variant, whose value is `item`: `false` when
-    /// the text sent it twice (serde reads one key, and refuses a second), which is refused at
-    /// `whole`, the enum's path, in serde's words for an object of more keys.
+    /// The key of an externally tagged enum's variant: `false` when the text sent it twice, refused
+    /// at `whole` (the enum's path) in serde's words for an object of more keys.
     #[inline]
     pub fn variant_once(&mut self, item: &Value, whole: &Path<'_>) -> bool {
         self.duplicates.is_empty() || self.variant_twice(item, whole)
@@ -191,12 +173,10 @@ impl Cx {
         true
     }
 
-    /// Whether this walk refused a key sent twice.
     pub(crate) fn met_duplicate(&self) -> bool {
         self.met_duplicate
     }
 
-    /// Whether this is an apply pass that records its repairs.
     pub(crate) fn records(&self) -> bool {
         self.record
     }
@@ -207,15 +187,13 @@ impl Cx {
         self.apply
     }
 
-    /// Whether a value constraint broken here is reported: not in an apply pass, nor in a
-    /// rules-only pass, which would drop it (so a pattern never runs there for nothing).
+    /// Whether a broken constraint would be reported (so a pattern never runs for nothing).
     #[cfg(feature = "json-schema")]
     pub(crate) fn checks_constraints(&self) -> bool {
         !self.apply && !self.rules_only
     }
 
-    /// Sets whether numbers and booleans written as text are read (`lenient_scalars`),
-    /// returning the previous setting.
+    /// Sets whether numbers and booleans written as text are read, returning the old setting.
     #[inline]
     pub fn set_lenient(&mut self, lenient: bool) -> bool {
         core::mem::replace(&mut self.lenient, lenient)
@@ -227,8 +205,7 @@ impl Cx {
         self.lenient
     }
 
-    /// Sets the constraints of the field about to be walked, returning the previous ones (the
-    /// derive restores them after the field).
+    /// Sets the constraints of the field about to be walked, returning the previous ones.
     #[inline]
     pub fn set_limits(&mut self, limits: Option<&'static Limits>) -> Option<&'static Limits> {
         core::mem::replace(&mut self.limits, limits)
@@ -240,8 +217,7 @@ impl Cx {
         self.limits.is_some()
     }
 
-    /// Checks a number or string `value` that the position's type admits against the field's
-    /// constraints, if it has any: the first one broken is an issue at `at`.
+    /// Checks a number or string against the field's constraints; the first broken is an issue.
     #[inline]
     pub fn limited(&mut self, value: &Value, at: &Path<'_>) {
         if let Some(limits) = self.limits {
@@ -260,11 +236,8 @@ impl Cx {
         }
     }
 
-    /// A repair of kind `kind` at `at`, where the caller sent `sent`: the one function every
-    /// repair site calls (R1's JSON text, `lenient_scalars`, …). The check pass notes that a
-    /// repair is due (so the apply pass runs); the apply pass records it, when its caller asked
-    /// for the record ([`crate::Repairs`]) or a `tracing` subscriber listens. The site itself
-    /// writes the change, in the apply pass only ([`Cx::replace`], or its own write).
+    /// A repair at `at` of what the caller sent: the check pass notes it is due, the apply pass
+    /// records it if asked. The site writes the change itself, in the apply pass only.
     #[inline]
     pub fn repaired(&mut self, at: &Path<'_>, kind: RepairKind, sent: &Value) {
         if !self.apply {
@@ -274,8 +247,7 @@ impl Cx {
         }
     }
 
-    /// Replaces `value` with `new` (in the apply pass; the check pass only notes that a
-    /// change is due).
+    /// Replaces `value` with `new` in the apply pass; the check pass notes the change is due.
     pub fn replace(&mut self, value: &mut Value, new: Value) {
         if self.apply {
             *value = new;
@@ -284,8 +256,7 @@ impl Cx {
         }
     }
 
-    /// Walks the one value of a `OneOrMany` at `at` with `walk`: a type error found right
-    /// at `at` says what the union takes (`expected a string or an array of strings`).
+    /// Walks a `OneOrMany`'s one value: a type error right there says what the union takes.
     #[inline]
     pub fn as_one_of_many(
         &mut self,
@@ -298,8 +269,7 @@ impl Cx {
         self.one_or_many = prev;
     }
 
-    /// Declared fields of the object at `at` that were required and not sent: one issue
-    /// each, at the path the field would have had, in serde's words.
+    /// One issue, in serde's words, per required field of the object at `at` not sent.
     #[cold]
     #[inline(never)]
     pub fn missing(&mut self, at: &Path<'_>, fields: &[(&'static str, u32)], missing: u128) {
@@ -314,8 +284,7 @@ impl Cx {
         }
     }
 
-    /// A key no field claims, in an object whose type denies unknown fields (`expected`: its
-    /// fields' wire names), in serde's words.
+    /// A key no field claims in an object that denies unknown fields, in serde's words.
     #[cold]
     #[inline(never)]
     pub fn unknown_field(&mut self, at: &Path<'_>, key: &str, expected: &'static [&'static str]) {
@@ -337,8 +306,8 @@ impl Cx {
         });
     }
 
-    /// Goes one level deeper at `at`; `false` (and a `TooDeep` issue) past [`MAX_DEPTH`].
-    /// Every `true` must be matched by [`Cx::leave`].
+    /// Goes one level deeper; `false` (and a `TooDeep` issue) past [`MAX_DEPTH`]. Every `true`
+    /// must be matched by [`Cx::leave`].
     #[inline]
     pub fn enter(&mut self, at: &Path<'_>) -> bool {
         if self.depth >= MAX_DEPTH {
@@ -356,16 +325,14 @@ impl Cx {
         self.depth -= 1;
     }
 
-    /// Rule R1: `value` is a string at a position of type `T` that expects no string. If it
-    /// parses into a value of a kind the position takes, the parsed value replaces it (in the
-    /// apply pass) and is walked as `T`. Otherwise the string stays, and is checked as sent.
+    /// R1: a string where `T` expects none is replaced by what it parses to, if the position takes
+    /// that kind, and walked as `T`; else it is checked as sent.
     #[inline]
     pub fn repair<T: Coerce>(&mut self, value: &mut Value, at: &Path<'_>, bounds: Bounds) {
         self.repair_typed(value, at, bounds, T::SHAPE, T::walk, issues::verdict::<T>);
     }
 
-    /// [`Cx::repair`] without the type: its shape, its walk and serde's verdict on it (so
-    /// this, and its closure, are compiled once rather than once per type).
+    /// [`Cx::repair`] without the type, so it compiles once rather than once per type.
     #[cold]
     #[inline(never)]
     fn repair_typed(
@@ -384,9 +351,7 @@ impl Cx {
         }
     }
 
-    /// Rule R1 for a position without a type of its own (an enum variant's content, of
-    /// `shape`): like [`Cx::repair`], walking the parsed value with `walk`. `false` when
-    /// nothing was repaired (the caller checks the value as sent).
+    /// R1 for a position with no type of its own (a variant's content); `false` if not repaired.
     pub fn repair_with(
         &mut self,
         value: &mut Value,
@@ -397,9 +362,7 @@ impl Cx {
         self.repair_by(value, at, shape, &mut |parsed, cx| walk(parsed, cx, at))
     }
 
-    // Not generic (the walk is a trait object), so each type that can be repaired adds one
-    // small closure, not a copy of this. The schema-driven coercer (`json_schema`) repairs
-    // through it too.
+    // Not generic, so each repairable type adds one small closure, not a copy of this.
     pub(crate) fn repair_by(
         &mut self,
         value: &mut Value,
@@ -413,10 +376,8 @@ impl Cx {
         let Some(mut parsed) = self.parse_text(text, at) else {
             return false;
         };
-        // Text written twice (a JSON string holding JSON text): at a position that reads no
-        // string and is no union, the inner text is read in turn, as many times as it was
-        // written, and only what it finally holds decides. (A union walks the inner string
-        // itself, as its members decide.) Each layer is shorter than the one around it.
+        // Text written twice (a JSON string holding JSON text) is read as many times as written,
+        // except at a union, whose members decide on the inner string.
         let mut layers = 1;
         if shape.kind != Kind::Union {
             while let Value::String(inner) = &parsed {
@@ -427,8 +388,8 @@ impl Cx {
                 layers += 1;
             }
         }
-        // Only a value of a kind the position takes replaces the text (a union: any kind, its
-        // members decide); `"5"` where a list is expected stays `"5"`, and is refused as sent.
+        // Only a value of a kind the position takes replaces the text: `"5"` where a list is
+        // expected stays, and is refused as sent.
         let fits = match parsed {
             Value::Array(_) => shape.arrays,
             Value::Object(_) => shape.objects,
@@ -440,8 +401,7 @@ impl Cx {
         if !self.enter(at) {
             return true;
         }
-        // Recorded before the parsed value is walked: a repair inside it comes after. Each
-        // layer of text is one parse (the record makes them one nested repair).
+        // Recorded before the walk, so a repair inside comes after; one per layer of text.
         for _ in 0..layers {
             self.repaired(at, RepairKind::JsonText, value);
         }
@@ -466,8 +426,7 @@ impl Cx {
         }
     }
 
-    /// A value at a position stitch does not walk into (unknown keys, `serde_json::Value`,
-    /// opaque fields, a container where a scalar is expected): checked for depth only.
+    /// A value stitch does not walk into (unknown keys, `Value`, opaque fields): depth only.
     pub fn untyped(&mut self, value: &Value, at: &Path<'_>) {
         match value {
             Value::Array(items) if self.enter(at) => {
@@ -491,7 +450,6 @@ impl Cx {
     }
 }
 
-/// Whether `value` is an array or an object.
 #[inline]
 pub(crate) fn is_container(value: &Value) -> bool {
     matches!(value, Value::Array(_) | Value::Object(_))

@@ -5,18 +5,15 @@ use serde_json::{Map, Value};
 
 use super::{Cx, Duplicates, UNTAGGED_NEST};
 
-/// Probes: a check pass of one member of a union beside this walk, kept apart from it.
 impl Cx {
-    /// A check pass at this walk's place (its depth, `lenient_scalars` setting and keys sent
-    /// twice), with no issue and nothing pending yet, whatever this walk's mode. Hand it back
-    /// with [`Cx::end_probe`]: it holds this walk's record of the keys sent twice until then.
+    /// A check pass at this walk's place, clean whatever this walk's mode; it holds the notes of
+    /// keys sent twice until [`Cx::end_probe`].
     #[inline]
     pub fn probe(&mut self) -> Cx {
         let duplicates = core::mem::replace(&mut self.duplicates, Duplicates::NONE);
         self.beside(false, duplicates)
     }
 
-    /// A pass at this walk's place, in the mode `apply`, with no issue and nothing pending.
     #[inline]
     fn beside(&self, apply: bool, duplicates: Duplicates) -> Cx {
         Cx {
@@ -39,53 +36,45 @@ impl Cx {
         }
     }
 
-    /// A check pass at this walk's place that sees the value as a `Value` holds it: no key
-    /// sent twice (a `Value` keeps the last).
+    /// A check pass that sees the value as a `Value` holds it: no key sent twice.
     pub(crate) fn value_probe(&self) -> Cx {
         self.beside(false, Duplicates::NONE)
     }
 
-    /// An apply pass at this walk's place, for a repair tried on a copy.
+    /// An apply pass for a repair tried on a copy (recording if this pass records).
     pub(crate) fn apply_probe(&self) -> Cx {
-        // A recording pass's probe records too: its caller forgets what an unchosen one did.
         self.beside(true, Duplicates::NONE)
     }
 
-    /// Whether an untagged enum here may still search its members' repairs (see
-    /// `UNTAGGED_NEST`); when not, serde's verdict on the value as sent decides.
+    /// Whether an untagged enum here may still search its members' repairs (see `UNTAGGED_NEST`).
     #[inline]
     pub fn may_decide(&self) -> bool {
         self.nest < UNTAGGED_NEST
     }
 
-    /// Whether the arguments' text sent some key twice.
     pub(crate) fn has_duplicates(&self) -> bool {
         !self.duplicates.is_empty()
     }
 
-    /// The entries of `maps` whose key the text sent twice: see [`Cx::follow`].
     pub(crate) fn noted_in(&self, maps: &[&Map<String, Value>]) -> Vec<(String, usize)> {
         self.duplicates.noted_in(maps)
     }
 
-    /// The notes of keys sent twice follow the entries `noted` (from [`Cx::noted_in`]), moved
-    /// into `maps`, so a walk of them there still knows which were sent twice.
+    /// The notes of keys sent twice follow the entries `noted` moved into `maps`.
     pub(crate) fn follow(&mut self, noted: &[(String, usize)], maps: &[&Map<String, Value>]) {
         if !noted.is_empty() {
             self.duplicates.follow(noted, maps);
         }
     }
 
-    /// Whether the text sent the key holding `item` twice in its object (never, for a
-    /// `Value`): a flattened externally tagged enum's variant then is the first one sent,
-    /// which the `Value` does not hold, so serde alone reads it (from the text).
+    /// Whether the text sent the key holding `item` twice: a flattened externally tagged enum's
+    /// variant is then the first sent, which the `Value` lacks, so serde alone reads it.
     #[inline]
     pub fn sent_twice(&self, item: &serde_json::Value) -> bool {
         !self.duplicates.is_empty() && self.duplicates.contains(item)
     }
 
-    /// Ends `probe` (from [`Cx::probe`]): `true` when it found nothing, no issue and nothing
-    /// to repair. Its issues are dropped.
+    /// Ends `probe`, dropping its issues: `true` when it found no issue and nothing to repair.
     #[inline]
     pub fn end_probe(&mut self, probe: Cx) -> bool {
         let clean = probe.is_clean();
@@ -110,8 +99,7 @@ impl Cx {
         for found in probe.issues {
             self.keep(found.order, || found.issue);
         }
-        // Issues the probe counted past the cap sort after those it kept: counted here too
-        // (not by a walk that keeps only R3's refusals: it cannot tell their kinds).
+        // What the probe counted past the cap counts here too, but not in a rules-only walk.
         if self.rules_only {
             return;
         }
@@ -119,24 +107,20 @@ impl Cx {
         self.omitted += probe.omitted;
     }
 
-    /// Whether a probe went past the depth limit.
     pub(crate) fn too_deep(&self) -> bool {
         self.too_deep
     }
 
-    /// Whether a probe found nothing: no issue, nothing to repair.
     pub(crate) fn is_clean(&self) -> bool {
         !self.pending && !self.found_issues()
     }
 
-    /// Whether a probe found something to repair and no issue.
     pub(crate) fn repairs_only(&self) -> bool {
         self.pending && !self.found_issues()
     }
 
-    /// Runs `walk` one level up: for an object the walk has already entered, handed on as a
-    /// value of its own (the shared keys of a flattened union), so that its depth is counted
-    /// once.
+    /// Runs `walk` one level up, for an object already entered and handed on (a flattened union's
+    /// keys), so its depth counts once.
     pub(crate) fn within_parent<R>(&mut self, walk: impl FnOnce(&mut Cx) -> R) -> R {
         let depth = self.depth;
         self.depth = depth.saturating_sub(1);

@@ -1,5 +1,5 @@
-//! The record of the repairs a recording apply pass makes (the `*_reported` surfaces, and
-//! `tracing`): a thread-local list, touched only by such a pass.
+//! The record of a recording apply pass's repairs (the `*_reported` surfaces, `tracing`): a
+//! thread-local list.
 
 use serde_json::Value;
 
@@ -7,20 +7,17 @@ use crate::path::Path;
 use crate::report::{Repair, RepairKind};
 
 std::thread_local! {
-    // The repairs of the recording apply pass running on this thread (see `recording`).
     static RECORD: core::cell::RefCell<Vec<Repair>> = const { core::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `apply`, a recording apply pass, and returns the repairs it recorded, in the order it
-/// made them. This thread's record is set aside meanwhile, so a walk inside a walk keeps its
-/// own.
+/// Runs a recording apply pass and returns its repairs in order; this thread's record is set
+/// aside meanwhile, so a walk inside a walk keeps its own.
 pub(crate) fn recording(apply: &mut dyn FnMut()) -> Vec<Repair> {
     let outer = RECORD.with(|r| core::mem::take(&mut *r.borrow_mut()));
     apply();
     RECORD.with(|r| core::mem::replace(&mut *r.borrow_mut(), outer))
 }
 
-/// How many repairs this thread's record holds: a mark to [`forget_since`].
 pub(crate) fn record_mark() -> usize {
     RECORD.with(|r| r.borrow().len())
 }
@@ -30,7 +27,6 @@ pub(crate) fn forget_since(mark: usize) {
     RECORD.with(|r| r.borrow_mut().truncate(mark));
 }
 
-/// Records a repair in this thread's record (see [`Cx::repaired`]).
 #[cold]
 #[inline(never)]
 pub(super) fn record_repair(at: &Path<'_>, kind: RepairKind, sent: &Value) {
@@ -39,8 +35,7 @@ pub(super) fn record_repair(at: &Path<'_>, kind: RepairKind, sent: &Value) {
 
 fn record_in(repairs: &mut Vec<Repair>, at: &Path<'_>, kind: RepairKind, sent: &Value) {
     let path = at.render();
-    // JSON text whose parse is walked at the same position and parsed again: one repair
-    // of that position, parsed more than once (the walk records the outer parse first).
+    // JSON text parsed again at the same position is one repair, parsed more than once.
     if kind == RepairKind::JsonText {
         if let Some(last) = repairs.last_mut() {
             let text = matches!(

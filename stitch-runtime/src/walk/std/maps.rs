@@ -1,6 +1,5 @@
-//! Maps with string keys: `HashMap<String, T>`, `BTreeMap<String, T>`, `serde_json::Map`.
-//! Each value is walked as a `T` at its key; flattened, a map takes every key its parent's
-//! fields do not claim.
+//! Maps with string keys: `HashMap<String, T>`, `BTreeMap<String, T>`, `serde_json::Map`;
+//! flattened, a map takes every key its parent's fields do not claim.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;

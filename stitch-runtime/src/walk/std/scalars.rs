@@ -1,5 +1,5 @@
-//! Scalars: integers, floats, `bool`, `()`. Nothing to repair; with `lenient_scalars`, a
-//! number or literal written as text is read.
+//! Scalars: integers, floats, `bool`, `()`. Nothing to repair; with `lenient_scalars`, a number
+//! or literal written as text is read.
 
 use serde_json::Value;
 
@@ -34,16 +34,14 @@ macro_rules! scalar {
                     walk_leaf::<Self>(value, cx, at, false);
                 }
             }
-            // `accepts_element` stays serde_json's own verdict: parsing a number or a
-            // literal allocates nothing.
+            // `accepts_element` stays serde_json's own verdict: parsing a number allocates nothing.
 
             #[inline]
             fn accepts_text_list(_: &str, _: Bounds) -> bool {
                 false
             }
 
-            // What serde read straight from text holds only if it is what the walk would
-            // accept (an `f32` that overflowed to infinity is not).
+            // The walk refuses an `f32` that overflowed to infinity.
             #[inline]
             fn bounds_hold(&self, _: Bounds) -> bool {
                 true $(&& $read(*self))?
@@ -64,8 +62,7 @@ macro_rules! scalar {
     )*};
 }
 
-/// The constraints judged on the value the type holds: the JSON value itself, or (`f32`) what
-/// it becomes once read.
+/// The constraints are judged on the JSON value, or (`f32`) on what it becomes once read.
 macro_rules! judged {
     ($cx:ident, $value:expr, $at:ident) => {
         $cx.limited($value, $at)
@@ -75,7 +72,6 @@ macro_rules! judged {
     };
 }
 
-/// The schema of an integer type: its whole range.
 macro_rules! integer {
     ($ty:ty) => {
         Schema::Integer {
@@ -85,8 +81,7 @@ macro_rules! integer {
     };
 }
 
-/// An integer written as text, read only when the text is exactly how the number prints
-/// (`"5"`, `"-3"`; not `"5.0"`, `" 5"`, `"+5"`, `"05"` or `"0x5"`).
+/// Read only when the text is exactly how the number prints (not `"5.0"`, `"+5"`, `"05"`).
 fn lenient_int<T>(text: &str) -> Option<Value>
 where
     T: core::str::FromStr + ToString + Into<serde_json::Number>,
@@ -95,7 +90,7 @@ where
     (n.to_string() == text).then(|| Value::Number(n.into()))
 }
 
-/// 128-bit integers: read when they fit the 64 bits a JSON number holds here.
+/// Read when they fit the 64 bits a JSON number holds here.
 fn lenient_wide(text: &str) -> Option<Value> {
     if let Some(Value::Number(n)) = lenient_int::<u64>(text) {
         return Some(Value::Number(n));
@@ -103,7 +98,7 @@ fn lenient_wide(text: &str) -> Option<Value> {
     lenient_int::<i64>(text)
 }
 
-/// A float written as text: exactly a JSON number, and finite.
+/// Exactly a JSON number, and finite.
 fn lenient_float(text: &str) -> Option<Value> {
     let plain = text
         .bytes()
@@ -126,26 +121,22 @@ fn lenient_unit(text: &str) -> Option<Value> {
     (text == "null").then_some(Value::Null)
 }
 
-/// An integer against a field's constraints: exact.
 fn int_holds<T: TryInto<i128>>(n: T, limits: &Limits) -> bool {
     n.try_into().is_ok_and(|n| limits.number_holds(Num::Int(n)))
 }
 
-/// An `f64` against a field's constraints: the same number serde_json's `Value` holds.
+/// The same number serde_json's `Value` holds.
 fn f64_holds(n: f64, limits: &Limits) -> bool {
     Num::from_f64(n).is_some_and(|n| limits.number_holds(n))
 }
 
-/// What cannot be judged exactly from the typed value (an `f32` was rounded from the JSON
-/// number): the full path judges it.
+/// An `f32` was rounded from the JSON number, so the full path judges it.
 fn never<T>(_: T, _: &Limits) -> bool {
     false
 }
 
-/// An `f32` position: a finite number past `f32::MAX` is refused (serde_json refuses it in
-/// text where its `float_roundtrip` feature is on, and reads infinity elsewhere: one answer
-/// here, whatever the features), and a bound is judged on the `f32` the tool receives
-/// (`0.99999999` is `1.0`). A value the rounding leaves as it is is judged as sent.
+/// An `f32` past `f32::MAX` is refused whatever serde_json's features; a bound is judged on the
+/// `f32` the tool gets.
 fn judge_f32(cx: &mut Cx, value: &Value, at: &Path<'_>) {
     let Some(sent) = value.as_f64() else {
         return;
@@ -159,8 +150,7 @@ fn judge_f32(cx: &mut Cx, value: &Value, at: &Path<'_>) {
             )
         });
     } else if cx.has_limits() {
-        // The `f32` as its shortest decimal (`0.1`, not `0.10000000149011612`), as bounds are
-        // written: a bound is judged on the number the tool holds.
+        // The `f32` as its shortest decimal (`0.1`), as bounds are written.
         let got: f64 = rounded.to_string().parse().unwrap_or(sent);
         match serde_json::Number::from_f64(got) {
             Some(n) if got != sent => cx.limited(&Value::Number(n), at),
@@ -169,7 +159,7 @@ fn judge_f32(cx: &mut Cx, value: &Value, at: &Path<'_>) {
     }
 }
 
-/// The quick test of an integer position: a JSON integer within the type's range.
+/// A JSON integer within the type's range.
 fn admits_int<T: TryFrom<u64> + TryFrom<i64>>(value: &Value) -> bool {
     match value {
         Value::Number(n) => match n.as_u64() {

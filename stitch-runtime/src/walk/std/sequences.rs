@@ -1,11 +1,6 @@
-//! Sequences: `Vec`, `VecDeque`, `BTreeSet`, `HashSet`, `Box<[T]>`, `[T; N]`.
-//!
-//! Every sequence is written by the one macro below, which takes the sequence's *form* (a
-//! list, a set, an array of fixed length) and writes the whole array form from it: the walk
-//! (length checked against the field's bounds, items walked), R3's check of a list written as
-//! text (`accepts_text_list`, bounds included, items counted as sent), the fast path's bounds
-//! check (`bounds_hold`) and the schema. So a sequence cannot have a walk without its bounds or its text-list check:
-//! `Coerce`'s defaults for those two are for the derive's types without an array form.
+//! Sequences: `Vec`, `VecDeque`, `BTreeSet`, `HashSet`, `Box<[T]>`, `[T; N]`. One macro writes
+//! each whole array form from the sequence's form (walk, R3's text-list check, the fast path's
+//! bounds check, schema), so none can have a walk without its bounds or text-list check.
 
 use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash};
@@ -21,9 +16,8 @@ use crate::schema::{Describe, Schema};
 use crate::walk::{items_hold, set_holds};
 use crate::walk::{walk_seq, Coerce, Cx, Shape};
 
-/// `sequence! { form: impl[generics] for Type where [predicates], describe[generics]; }`
-/// with `form` one of `list` (every length), `set` (repeats collapse) or `array(N)` (exactly
-/// `N` items). `T` is the item type.
+/// `sequence! { form: impl[generics] for Type where [predicates], describe[generics]; }`, `form`
+/// one of `list`, `set` (repeats collapse) or `array(N)`; `T` is the item type.
 macro_rules! sequence {
     ($(
         $form:ident $(($n:ident))?:
@@ -58,8 +52,8 @@ macro_rules! sequence {
         }
     )*};
 
-    // An element of a list of lists: the same check, without bounds. A set or an array keeps
-    // serde_json's verdict (a set's repeats and an array's length are serde's to judge).
+    // A list of lists' element: the same check, without bounds. A set's repeats and an array's
+    // length are serde's to judge.
     (@element list) => {
         fn accepts_element(text: &str) -> bool {
             is_text_list(text, T::accepts_element, Bounds::NONE)
@@ -70,8 +64,7 @@ macro_rules! sequence {
     (@text_list array($n:ident), $text:ident, $bounds:ident) => {
         $bounds.contains($n) && is_text_list($text, T::accepts_element, Bounds::exactly($n))
     };
-    // Bounds count the array's items as sent, for a set too (repeats count, as in a real
-    // array: the walk checks the array's length before serde collapses them).
+    // Bounds count the items as sent, for a set too.
     (@text_list $form:ident, $text:ident, $bounds:ident) => {
         is_text_list($text, T::accepts_element, $bounds)
     };
@@ -91,8 +84,7 @@ macro_rules! sequence {
             unique: false,
         };
     };
-    // Sets are not `uniqueItems`: serde reads a list with repeats into a set (they collapse),
-    // so the schema must accept it too.
+    // Not `uniqueItems`: serde reads a list with repeats into a set, so the schema must accept it.
     (@describe $form:ident) => {
         const SCHEMA: &'static Schema = &Schema::Array {
             items: T::ITEM_SCHEMA,

@@ -1,5 +1,5 @@
-//! String-like types: `String`, `Box<str>`, `Cow<str>`, `PathBuf`, `char`. Read from a
-//! string; a container in their place is walked for depth only.
+//! String-like types: `String`, `Box<str>`, `Cow<str>`, `PathBuf`, `char`; a container in their
+//! place is walked for depth only.
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -47,12 +47,10 @@ macro_rules! string_like {
     )*};
 }
 
-/// The quick test of a string-like position: a string (serde decides anything else).
 fn is_string(value: &Value) -> bool {
     value.is_string()
 }
 
-/// The quick test of a `char`: a string of one character.
 fn is_one_char(value: &Value) -> bool {
     match value {
         Value::String(s) => s.chars().count() == 1,
@@ -60,17 +58,16 @@ fn is_one_char(value: &Value) -> bool {
     }
 }
 
-/// A string against a field's constraints.
 fn text_holds(text: &(impl AsRef<str> + ?Sized), limits: &Limits) -> bool {
     limits.text_holds(text.as_ref())
 }
 
-/// A path against a field's constraints (one read from JSON is UTF-8).
+/// One read from JSON is UTF-8.
 fn path_holds(path: &std::path::Path, limits: &Limits) -> bool {
     path.to_str().is_some_and(|text| limits.text_holds(text))
 }
 
-/// A `char` takes no constraint (the derive refuses them).
+/// The derive refuses constraints on a `char`.
 fn no_limits(_: &char, _: &Limits) -> bool {
     false
 }

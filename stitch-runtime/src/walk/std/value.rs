@@ -10,13 +10,11 @@ use crate::walk::{Coerce, Cx, Shape};
 impl Coerce for Value {
     const SHAPE: Shape = Shape::ANY;
 
-    /// Never touched; checked for depth only.
     #[inline]
     fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, _: Bounds) {
         cx.untyped(value, at);
     }
     // `accepts_element` stays serde_json's verdict: a `Value` refuses numbers out of range.
-    // No array form of its own.
     no_array_form!();
 }
 

@@ -1,5 +1,4 @@
-//! Wrappers the walk sees through: `Option<T>` (a `null` is left alone; the field may be
-//! missing), and the pointers `Box<T>`, `Arc<T>`, `Rc<T>`.
+//! Wrappers the walk sees through: `Option<T>` (a `null` is left alone) and `Box`, `Arc`, `Rc`.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -32,8 +31,8 @@ impl<T: Coerce> Coerce for Option<T> {
         T::accepts_text_list(text, bounds)
     }
 
-    /// Flattened, `Some` when `T` reads the shared keys and `None` otherwise: serde's pick
-    /// decides (`docs/rules.md#flattened-unions`).
+    /// Flattened: `Some` when `T` reads the shared keys, else `None`
+    /// (`docs/rules.md#flattened-unions`).
     fn walk_flat(map: &mut Map<String, Value>, cx: &mut Cx, at: &Path<'_>, claims: &Claims<'_>) {
         crate::walk::walk_flat_option::<T>(map, cx, at, claims);
     }
