@@ -23,8 +23,8 @@ cd "$root"
 
 source "$root/examples/mcp-server/e2e/venv.sh"
 
-echo "== cargo build -p stitch-proxy -p stitch-mcp-server"
-cargo build --quiet --locked -p stitch-proxy -p stitch-mcp-server
+echo "== cargo build -p stitch-mcp-server -p stitch-proxy"
+cargo build --quiet --locked -p stitch-mcp-server -p stitch-proxy
 
 echo "== the Python MCP SDK ($MCP_VERSION) on both sides of stitch-proxy"
 "$venv/bin/python" "$here/test_e2e.py" "$target_dir/debug/stitch-proxy"

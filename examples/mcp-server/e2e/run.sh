@@ -14,8 +14,10 @@ cd "$root"
 
 source "$here/venv.sh"
 
-echo "== cargo build -p stitch-mcp-server"
-cargo build --quiet --locked -p stitch-mcp-server
+# Built beside stitch-proxy: cargo resolves dependencies' features per invocation, and this is
+# the set the proxy's e2e and CI build too, so one build serves them all.
+echo "== cargo build -p stitch-mcp-server -p stitch-proxy"
+cargo build --quiet --locked -p stitch-mcp-server -p stitch-proxy
 
 echo "== the Python MCP SDK ($MCP_VERSION) against the server"
 exec "$venv/bin/python" "$here/test_e2e.py" "$target_dir/debug/stitch-mcp-server" "$root/examples/data/files"
