@@ -18,9 +18,9 @@ pub use crate::schema::marks::{ObjectRoot, StrictPart, StrictRoot};
 pub use crate::schema::{Describe, FieldOf, Flattened, Object, Property, Schema};
 pub use crate::surface::bounds::{ObjectArgs, StrictArgs};
 pub use crate::walk::{
-    deserialized, drop_absent, flat_refused, no_flat_variant, null_is_absent, union_string,
-    untagged, untyped_entries, walk_fields, walk_flat_whole, walk_leaf, walk_object, Claims,
-    Coerce, Cx, FieldType, FieldWalk, Fields, Kind, Member, Shape,
+    deserialized, flat_refused, no_flat_variant, null_is_absent, union_string, untagged,
+    untyped_entries, walk_fields, walk_flat_whole, walk_leaf, Claims, Coerce, Cx, FieldType,
+    FieldWalk, Fields, Kind, Member, Shape,
 };
 pub use crate::ToolArgs;
 pub use core;

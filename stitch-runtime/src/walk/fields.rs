@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::bounds::Bounds;
 use crate::limits::Limits;
 use crate::path::Path;
-use crate::walk::{drop_absent_by, Claims, Cx};
+use crate::walk::{drop_absent, Claims, Cx};
 
 /// A field's walk: `<T as Coerce>::walk`.
 pub type WalkFn = fn(&mut Value, &mut Cx, &Path<'_>, Bounds);
@@ -205,7 +205,7 @@ pub fn walk_fields(
         cx.missing(at, &fields.missing(required & !seen), required & !seen);
     }
     if absent {
-        drop_absent_by(map, cx, at, &|key: &str| {
+        drop_absent(map, cx, at, &|key: &str| {
             fields
                 .names
                 .iter()

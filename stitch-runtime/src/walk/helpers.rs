@@ -117,17 +117,7 @@ pub const fn null_is_absent<T: Coerce>() -> bool {
 
 /// R8: drops each `null` key `absent` names (with its field's ordinal), so serde defaults it.
 #[cold]
-pub fn drop_absent(
-    map: &mut Map<String, Value>,
-    cx: &mut Cx,
-    at: &Path<'_>,
-    absent: fn(&str) -> Option<u32>,
-) {
-    drop_absent_by(map, cx, at, &absent);
-}
-
-#[cold]
-pub(crate) fn drop_absent_by(
+pub(crate) fn drop_absent(
     map: &mut Map<String, Value>,
     cx: &mut Cx,
     at: &Path<'_>,

@@ -26,11 +26,10 @@ pub use self::fields::{walk_fields, FieldType, FieldWalk, Fields, FlatField};
 pub use self::flat::{walk_flat_map, Claims};
 pub(crate) use self::flat_enum::walk_flat_option;
 pub use self::flat_enum::{flat_refused, no_flat_variant, walk_flat_whole};
+pub(crate) use self::helpers::{drop_absent, items_hold, set_holds};
 pub use self::helpers::{
-    drop_absent, null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object,
-    walk_seq,
+    null_is_absent, untyped_entries, walk_items, walk_leaf, walk_map, walk_object, walk_seq,
 };
-pub(crate) use self::helpers::{drop_absent_by, items_hold, set_holds};
 pub(crate) use self::union::pattern_claims;
 pub use self::union::union_string;
 pub use self::untagged::{deserialized, untagged, Member};
