@@ -164,7 +164,7 @@ pub trait Coerce: DeserializeOwned + Describe {
     const LIMITED: bool = false;
 
     /// Walks `value` at `at`; `bounds` are the field's `min_items` / `max_items` for its array
-    /// form. The default is a struct's ([`walk_object`]).
+    /// form. The default is a struct's (`walk_object`).
     #[inline]
     fn walk(value: &mut Value, cx: &mut Cx, at: &Path<'_>, bounds: Bounds) {
         let _ = bounds;
