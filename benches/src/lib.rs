@@ -2,6 +2,7 @@
 //! benches and the instruction counts.
 
 pub mod corpus;
+pub mod harness;
 pub mod shapes;
 
 use serde::Deserialize;
