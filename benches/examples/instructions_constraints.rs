@@ -72,22 +72,19 @@ where
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [surface, call, times] = args.as_slice() else {
-        eprintln!("usage: instructions_constraints <surface> <call> <times>");
-        return ExitCode::from(2);
-    };
-    let Ok(times) = times.parse::<usize>() else {
-        eprintln!("times: not a number: {times}");
-        return ExitCode::from(2);
-    };
+    let (surface, call, times) =
+        match stitch_benches::harness::args("instructions_constraints <surface> <call> <times>") {
+            Ok(args) => args,
+            Err(code) => return code,
+        };
+    let (surface, call) = (surface.as_str(), call.as_str());
     // The third call is the first read as the structs without the patterns.
     let no_pattern = call == "accepted_no_pattern";
     let found = match no_pattern {
         true => Some(accepted()),
         false => calls()
             .into_iter()
-            .find(|(name, _)| name == call)
+            .find(|(name, _)| *name == call)
             .map(|(_, v)| v),
     };
     let Some(value) = found else {

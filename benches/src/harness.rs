@@ -36,6 +36,21 @@ pub fn clone(value: &Value, times: usize) -> bool {
     })
 }
 
+/// Every counting binary's three arguments, `<what> <input> <times>`; exit code 2, with `usage`
+/// said, when they are not that.
+pub fn args(usage: &str) -> Result<(String, String, usize), ExitCode> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [what, input, times] = args.as_slice() else {
+        eprintln!("usage: {usage}");
+        return Err(ExitCode::from(2));
+    };
+    let Ok(times) = times.parse::<usize>() else {
+        eprintln!("times: not a number: {times}");
+        return Err(ExitCode::from(2));
+    };
+    Ok((what.clone(), input.clone(), times))
+}
+
 /// `call` `times` times, stopping at the first that fails.
 #[inline(always)]
 pub fn repeat(times: usize, mut call: impl FnMut() -> bool) -> bool {
@@ -45,19 +60,15 @@ pub fn repeat(times: usize, mut call: impl FnMut() -> bool) -> bool {
 /// The binary's `main`: reads `<surface> <call> <times>` and runs them, statically dispatched
 /// on the call's type, as in a server.
 pub fn main<S: Surfaces>() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [surface, call, times] = args.as_slice() else {
-        eprintln!("usage: <surface> <call> <times>");
-        return ExitCode::from(2);
+    let (surface, call, times) = match args("<surface> <call> <times>") {
+        Ok(args) => args,
+        Err(code) => return code,
     };
-    let Ok(times) = times.parse::<usize>() else {
-        eprintln!("times: not a number: {times}");
-        return ExitCode::from(2);
-    };
+    let (surface, call) = (surface.as_str(), call.as_str());
     let found = well_formed()
         .into_iter()
         .chain(shapes())
-        .find(|(name, _)| name == call);
+        .find(|(name, _)| *name == call);
     let Some((_, value)) = found else {
         eprintln!("no well-formed call named {call}");
         return ExitCode::from(2);

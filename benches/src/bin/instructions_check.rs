@@ -8,15 +8,12 @@ use std::hint::black_box;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [side, call, times] = args.as_slice() else {
-        eprintln!("usage: instructions_check <stitch|oracle> <text> <times>");
-        return ExitCode::from(2);
-    };
-    let Ok(times) = times.parse::<usize>() else {
-        eprintln!("times: not a number: {times}");
-        return ExitCode::from(2);
-    };
+    let (side, call, times) =
+        match stitch_benches::harness::args("instructions_check <stitch|oracle> <text> <times>") {
+            Ok(args) => args,
+            Err(code) => return code,
+        };
+    let (side, call) = (side.as_str(), call.as_str());
     match array_check(side, call, times) {
         Some(true) => ExitCode::SUCCESS,
         Some(false) => ExitCode::FAILURE,

@@ -40,19 +40,16 @@ fn same(times: usize, mut call: impl FnMut() -> bool) -> Option<bool> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let [surface, call, times] = args.as_slice() else {
-        eprintln!("usage: instructions_malformed <surface> <call> <times>");
-        return ExitCode::from(2);
-    };
-    let Ok(times) = times.parse::<usize>() else {
-        eprintln!("times: not a number: {times}");
-        return ExitCode::from(2);
-    };
+    let (surface, call, times) =
+        match stitch_benches::harness::args("instructions_malformed <surface> <call> <times>") {
+            Ok(args) => args,
+            Err(code) => return code,
+        };
+    let (surface, call) = (surface.as_str(), call.as_str());
     let found = malformed()
         .into_iter()
         .chain(repaired())
-        .find(|(name, _)| name == call);
+        .find(|(name, _)| *name == call);
     let Some((_, value)) = found else {
         eprintln!("no malformed call named {call}");
         return ExitCode::from(2);
