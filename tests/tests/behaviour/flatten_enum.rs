@@ -7,7 +7,7 @@ use stitch_runtime::__private::strict_error;
 use stitch_runtime::json_schema::Coercer;
 use stitch_runtime::{tool, Args, OneOrMany, ToolArgs};
 
-use super::round_trip::{round_trip, surfaces};
+use super::round_trip::{open_formats, round_trip, surfaces};
 
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
 pub(super) enum ExtAct {
@@ -763,24 +763,10 @@ struct TwoJob {
     mixed: Option<TwoMixed>,
 }
 
-/// Every format's schema of `T` that takes it at the root.
+/// Every format's schema of `T` that takes it at the root: [`open_formats`] and Gemini's.
 fn every_format<T: stitch_runtime::ObjectArgs>() -> Vec<(&'static str, Value)> {
-    let mut all = surfaces::<T>();
-    all.extend([
-        (
-            "openai_responses",
-            tool::openai_responses::<T>("t", None)["parameters"].clone(),
-        ),
-        (
-            "gemini_json_schema",
-            tool::gemini_json_schema::<T>("t", None)["parametersJsonSchema"].clone(),
-        ),
-        ("gemini", tool::gemini::<T>("t", None)["parameters"].clone()),
-        (
-            "anthropic_strict",
-            tool::anthropic_strict::<T>("t", None)["input_schema"].clone(),
-        ),
-    ]);
+    let mut all = open_formats::<T>();
+    all.push(("gemini", tool::gemini::<T>("t", None)["parameters"].clone()));
     all
 }
 

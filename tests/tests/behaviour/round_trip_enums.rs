@@ -7,11 +7,12 @@
 //! checks the lists against the runtime's own answer.
 
 use serde::Deserialize;
-use serde_json::Value;
 use stitch_runtime::__private::{anthropic_strict_error, gemini_error, strict_error};
-use stitch_runtime::{tool, ObjectArgs, StrictArgs, ToolArgs};
+use stitch_runtime::{tool, ToolArgs};
 
-use super::round_trip::{round_trip, surfaces, Adjacent, Either, External, FileAct};
+use super::round_trip::{
+    open_formats, parameters, round_trip, strict_formats, Adjacent, Either, External, FileAct,
+};
 
 /// Tagged enums of every tagging under fields: OpenAI's strict mode takes it.
 #[derive(Debug, PartialEq, Deserialize, ToolArgs)]
@@ -36,54 +37,6 @@ pub enum Query {
 pub struct HoldsQuery {
     query: Query,
     note: Option<String>,
-}
-
-/// The schema inside a tool definition: its parameters, whatever the provider calls them.
-fn parameters(definition: &Value) -> Value {
-    let function = definition.get("function").unwrap_or(definition);
-    for key in [
-        "parameters",
-        "input_schema",
-        "parametersJsonSchema",
-        "parameters_json_schema",
-    ] {
-        if let Some(schema) = function.get(key) {
-            return schema.clone();
-        }
-    }
-    panic!("no schema in {definition}");
-}
-
-/// The formats every tool type takes, and those of the providers' subsets that take `T`.
-fn open_formats<T: ObjectArgs>() -> Vec<(&'static str, Value)> {
-    let mut all = surfaces::<T>();
-    all.push((
-        "openai_responses",
-        parameters(&tool::openai_responses::<T>("t", None)),
-    ));
-    all.push((
-        "anthropic_strict",
-        parameters(&tool::anthropic_strict::<T>("t", None)),
-    ));
-    all.push((
-        "gemini_json_schema",
-        parameters(&tool::gemini_json_schema::<T>("t", None)),
-    ));
-    all
-}
-
-/// [`open_formats`] and OpenAI's strict modes, for a type they take (an object at the root).
-fn strict_formats<T: StrictArgs>() -> Vec<(&'static str, Value)> {
-    let mut all = open_formats::<T>();
-    all.push((
-        "openai_strict",
-        parameters(&tool::openai_strict::<T>("t", None)),
-    ));
-    all.push((
-        "openai_responses_strict",
-        parameters(&tool::openai_responses_strict::<T>("t", None)),
-    ));
-    all
 }
 
 #[test]

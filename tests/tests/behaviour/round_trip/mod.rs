@@ -189,6 +189,54 @@ fn strict_surfaces<T: StrictArgs>() -> Vec<(&'static str, Value)> {
     all
 }
 
+/// The schema inside a tool definition: its parameters, whatever the provider calls them.
+pub(crate) fn parameters(definition: &Value) -> Value {
+    let function = definition.get("function").unwrap_or(definition);
+    for key in [
+        "parameters",
+        "input_schema",
+        "parametersJsonSchema",
+        "parameters_json_schema",
+    ] {
+        if let Some(schema) = function.get(key) {
+            return schema.clone();
+        }
+    }
+    panic!("no schema in {definition}");
+}
+
+/// The formats every tool type takes, and those of the providers' subsets that take `T`.
+pub(crate) fn open_formats<T: ObjectArgs>() -> Vec<(&'static str, Value)> {
+    let mut all = surfaces::<T>();
+    all.push((
+        "openai_responses",
+        parameters(&tool::openai_responses::<T>("t", None)),
+    ));
+    all.push((
+        "anthropic_strict",
+        parameters(&tool::anthropic_strict::<T>("t", None)),
+    ));
+    all.push((
+        "gemini_json_schema",
+        parameters(&tool::gemini_json_schema::<T>("t", None)),
+    ));
+    all
+}
+
+/// [`open_formats`] and OpenAI's strict modes, for a type they take (an object at the root).
+pub(crate) fn strict_formats<T: StrictArgs>() -> Vec<(&'static str, Value)> {
+    let mut all = open_formats::<T>();
+    all.push((
+        "openai_strict",
+        parameters(&tool::openai_strict::<T>("t", None)),
+    ));
+    all.push((
+        "openai_responses_strict",
+        parameters(&tool::openai_responses_strict::<T>("t", None)),
+    ));
+    all
+}
+
 mod constraints;
 mod generator;
 
